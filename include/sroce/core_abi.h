@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The C ABI of the sroce response-generation core.
+ *
+ * This is the only interface C and C++ share.  The core is a pure
+ * decision engine over per-QP state that the caller owns: it takes the
+ * RX PSN check's verdict and a parsed request, and answers with an action
+ * (execute / responses queued / hold / drop) plus response descriptors the
+ * caller pulls and transmits.  It allocates nothing, takes no locks and
+ * includes no kernel header; the caller serialises all calls for one QP.
+ *
+ * A typical RX batch in the driver:
+ *
+ *	sroce_resp_batch_begin(qp);
+ *	for each request packet:
+ *		r = sroce_resp_rx(qp, &req);
+ *		if (r.action == SROCE_ACT_EXECUTE)
+ *			r = sroce_resp_executed(qp, &outcome);
+ *		while (sroce_resp_pull(qp, &desc))
+ *			transmit(desc);    (READ data failed? sroce_resp_read_failed())
+ *	sroce_resp_batch_end(qp);
+ *	while (sroce_resp_pull(qp, &desc))
+ *		transmit(desc);
+ *
+ * Spec rules are cited by tag (C9-xxx, o9-xx) from
+ * spec/response-generation.md.
+ */
+#ifndef SROCE_CORE_ABI_H
+#define SROCE_CORE_ABI_H
+
+#include "types.h"
+#include "ib_wire.h"
+
+/* RX PSN check verdicts. */
+enum sroce_psn_verdict {
+	SROCE_PSN_NEW = 0,	 /* PSN == expected PSN */
+	SROCE_PSN_DUPLICATE = 1, /* behind the expected PSN */
+	SROCE_PSN_AHEAD = 2,	 /* ahead: a PSN sequence error */
+	SROCE_PSN_VERDICT_COUNT = 3,
+};
+
+/* What the caller must do with the request it just handed in. */
+enum sroce_action {
+	SROCE_ACT_HOLD = 0,	/* nothing to do or send now */
+	SROCE_ACT_EXECUTE = 1,	/* execute it, then call sroce_resp_executed() */
+	SROCE_ACT_RESPOND = 2,	/* responses are queued: sroce_resp_pull() */
+	SROCE_ACT_DROP = 3,	/* drop it; ret.reason says why */
+	SROCE_ACT_COUNT = 4,
+};
+
+/* Why a request (or the rest of a response) was dropped. */
+enum sroce_drop_reason {
+	SROCE_DROP_NONE = 0,
+	SROCE_DROP_BAD_PSN,		/* PSN wider than 24 bits */
+	SROCE_DROP_BAD_OPCODE,		/* not an RC request opcode */
+	SROCE_DROP_BAD_VERDICT,		/* verdict disagrees with the expected PSN */
+	SROCE_DROP_NAK_LATCHED,		/* ahead of the expected PSN while latched (C9-114) */
+	SROCE_DROP_QP_ERROR,		/* QP is in the error state */
+	SROCE_DROP_DUP_NO_RESOURCE,	/* duplicate READ/ATOMIC not in the resources (o9-67, C9-106) */
+	SROCE_DROP_DUP_ERROR,		/* error while answering a duplicate (C9-106, C9-115) */
+	SROCE_DROP_BUSY,		/* response queue full or execution pending */
+	SROCE_DROP_NOT_EXPECTED,	/* event with nothing to apply it to */
+	SROCE_DROP_REASON_COUNT,
+};
+
+/* Execution outcome of a request the core told the caller to execute. */
+enum sroce_exec_status {
+	SROCE_EXEC_OK = 0,
+	SROCE_EXEC_RNR = 1,		/* no receive WQE (C9-113) */
+	SROCE_EXEC_REM_ACCESS = 2,	/* rkey/bounds/permission (C9-124) */
+	SROCE_EXEC_INVALID = 3,		/* length error, misaligned atomic ... */
+	SROCE_EXEC_REM_OP = 4,		/* responder-side failure */
+	SROCE_EXEC_STATUS_COUNT = 5,
+};
+
+/* Response descriptor kinds. */
+enum sroce_resp_kind {
+	SROCE_RESP_ACK = 0,
+	SROCE_RESP_NAK = 1,
+	SROCE_RESP_RNR_NAK = 2,
+	SROCE_RESP_READ_FIRST = 3,
+	SROCE_RESP_READ_MIDDLE = 4,
+	SROCE_RESP_READ_LAST = 5,
+	SROCE_RESP_READ_ONLY = 6,
+	SROCE_RESP_ATOMIC_ACK = 7,
+	SROCE_RESP_QP_ERROR = 8,	/* move the QP to the error state */
+	SROCE_RESP_KIND_COUNT = 9,
+};
+
+/* The spec rule that drove a decision, for tests and tracepoints. */
+enum sroce_rule {
+	SROCE_RULE_NONE = 0,
+	SROCE_RULE_C9_95,	/* ACK PSN = newest new request covered */
+	SROCE_RULE_C9_96,	/* READ response PSNs */
+	SROCE_RULE_O9_58,	/* ATOMIC ACK PSN */
+	SROCE_RULE_C9_97,	/* AETH on READ First/Only */
+	SROCE_RULE_C9_98,	/* AETH on READ Last */
+	SROCE_RULE_C9_100,	/* READ failing part-way */
+	SROCE_RULE_C9_101,	/* no ACK overtakes a READ response */
+	SROCE_RULE_C9_103,	/* duplicates do not move the expected PSN */
+	SROCE_RULE_C9_104,	/* duplicates answered oldest first */
+	SROCE_RULE_C9_105,	/* duplicate SEND/WRITE ACK */
+	SROCE_RULE_C9_106,	/* error answering a duplicate: drop */
+	SROCE_RULE_C9_107,	/* duplicate READ re-executed */
+	SROCE_RULE_O9_66,	/* duplicate ATOMIC: saved value */
+	SROCE_RULE_O9_67,	/* duplicate ATOMIC not saved: drop */
+	SROCE_RULE_C9_111,	/* sequence-error NAK PSN */
+	SROCE_RULE_C9_113,	/* RNR NAK PSN, NAK is an Acknowledge */
+	SROCE_RULE_C9_114,	/* NAK latch */
+	SROCE_RULE_C9_116,	/* AckReq scheduling */
+	SROCE_RULE_C9_121,	/* invalid request NAK PSN */
+	SROCE_RULE_C9_124,	/* remote access error NAK PSN */
+	SROCE_RULE_C9_125,	/* remote operational error NAK PSN */
+	SROCE_RULE_C9_148,	/* MSN bump point for READ */
+	SROCE_RULE_C9_149,	/* MSN */
+	SROCE_RULE_C9_150_2_1,	/* end-to-end credits */
+	SROCE_RULE_O9_95_2_2,	/* SRQ credits invalid; unsolicited ACK */
+	SROCE_RULE_COUNT,
+};
+
+/* Responder parameters, fixed at init (pmtu may change later). */
+struct sroce_resp_params {
+	uint32_t epsn;		 /* initial expected PSN (rq_psn) */
+	uint32_t pmtu;		 /* path MTU in bytes: 256..4096, power of two */
+	uint32_t ack_coalesce_max; /* AckReq'd requests one ACK may cover; 1 = ACK each */
+	uint8_t srq;		 /* QP uses an SRQ: credits are 0x1F (o9-95.2.2) */
+	uint8_t min_rnr_timer;	 /* 5-bit RNR timer code for RNR NAKs */
+	uint8_t read_msn_at_first; /* C9-148: bump MSN at validation (1) or at the end (0) */
+	uint8_t pad;
+};
+
+/* One READ/ATOMIC resource (C9-107, o9-66).  Storage belongs to the caller. */
+struct sroce_rd_res {
+	uint64_t va;
+	uint64_t atomic_orig;	/* saved original value for ATOMIC */
+	uint32_t first_psn;
+	uint32_t last_psn;
+	uint32_t rkey;
+	uint32_t length;
+	uint8_t kind;		/* 0 free, 1 READ, 2 ATOMIC */
+	uint8_t pending;	/* responses for it are still queued */
+	uint8_t has_result;	/* ATOMIC executed, atomic_orig valid */
+	uint8_t pad[5];
+};
+
+/* A request as RX parsed it. */
+struct sroce_req {
+	uint64_t va;		/* RETH or AtomicETH virtual address */
+	uint32_t psn;
+	uint32_t payload_len;	/* payload bytes in this packet, pad removed */
+	uint32_t dma_len;	/* RETH DMA length (READ/WRITE First/Only) */
+	uint32_t rkey;
+	uint8_t opcode;		/* BTH opcode */
+	uint8_t verdict;	/* enum sroce_psn_verdict */
+	uint8_t ackreq;		/* BTH AckReq bit */
+	uint8_t pad[5];
+};
+
+/* The execution outcome the caller reports for an EXECUTE request. */
+struct sroce_exec {
+	uint64_t atomic_orig;	/* original value, for a successful ATOMIC */
+	uint8_t status;		/* enum sroce_exec_status */
+	uint8_t pad[7];
+};
+
+/* A fully specified response for TX Packet Build. */
+struct sroce_resp_desc {
+	uint64_t va;		/* READ: address of this packet's payload */
+	uint64_t atomic_orig;	/* ATOMIC ACK: AtomicAckETH value */
+	uint32_t psn;		/* BTH PSN */
+	uint32_t msn;		/* AETH MSN */
+	uint32_t length;	/* READ: payload bytes */
+	uint32_t rkey;		/* READ: rkey to fetch with */
+	uint8_t kind;		/* enum sroce_resp_kind */
+	uint8_t opcode;		/* BTH opcode */
+	uint8_t has_aeth;
+	uint8_t syndrome;	/* AETH syndrome, encoded */
+	uint8_t rule;		/* enum sroce_rule */
+	uint8_t pad[3];
+};
+
+/* What a call decided. */
+struct sroce_resp_ret {
+	uint8_t action;		/* enum sroce_action */
+	uint8_t reason;		/* enum sroce_drop_reason when DROP */
+	uint8_t rule;		/* enum sroce_rule behind the decision */
+	uint8_t pad;
+};
+
+/* Counters kept by the core, per QP. */
+struct sroce_resp_stats {
+	uint64_t sent[SROCE_RESP_KIND_COUNT];	/* descriptors handed out */
+	uint64_t naks[SROCE_NAK_CODE_COUNT];	/* NAKs by code */
+	uint64_t acks_coalesced;	/* ACK-owing requests covered by another response */
+	uint64_t unsolicited_acks;
+	uint64_t dup_send_write;
+	uint64_t dup_read;
+	uint64_t dup_atomic;
+	uint64_t seq_episodes;		/* sequence NAKs sent (C9-114) */
+	uint64_t drops[SROCE_DROP_REASON_COUNT];
+};
+
+#define SROCE_RESP_QP_WORDS 192
+#define SROCE_RESP_QUEUE_LEN 16
+
+/* Per-QP responder state.  Opaque: only the core looks inside. */
+struct sroce_resp_qp {
+	uint64_t opaque[SROCE_RESP_QP_WORDS];
+};
+
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_params) == 16, "params layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_rd_res) == 40, "rd_res layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_req) == 32, "req layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_exec) == 16, "exec layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_desc) == 40, "desc layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_ret) == 4, "ret layout");
+SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_resp_desc, kind) == 32, "desc layout");
+SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_req, opcode) == 24, "req layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_qp) == 8 * SROCE_RESP_QP_WORDS, "qp layout");
+
+SROCE_EXTERN_C_BEGIN
+
+/**
+ * sroce_resp_init() - reset a QP's responder state.
+ * @qp: state to initialise
+ * @p: parameters; an invalid pmtu is rounded to a supported one
+ * @res: caller-owned READ/ATOMIC resource ring, @nres entries
+ *	 (max_dest_rd_atomic); @nres may be 0, then READ/ATOMIC are NAKed
+ * @nres: number of entries in @res
+ */
+void sroce_resp_init(struct sroce_resp_qp *qp, const struct sroce_resp_params *p,
+		     struct sroce_rd_res *res, uint32_t nres);
+
+/**
+ * sroce_resp_classify() - the RX PSN check for @psn against the expected PSN.
+ * Returns an enum sroce_psn_verdict.
+ */
+uint8_t sroce_resp_classify(const struct sroce_resp_qp *qp, uint32_t psn);
+
+/**
+ * sroce_resp_rx() - decide what a request is owed.  Should be called for
+ * every RC request packet that passed header checks, in arrival order.
+ */
+struct sroce_resp_ret sroce_resp_rx(struct sroce_resp_qp *qp, const struct sroce_req *req);
+
+/**
+ * sroce_resp_executed() - report the outcome of the request that
+ * sroce_resp_rx() asked to execute.  Should be called exactly once after
+ * each SROCE_ACT_EXECUTE.
+ */
+struct sroce_resp_ret sroce_resp_executed(struct sroce_resp_qp *qp, const struct sroce_exec *ex);
+
+/**
+ * sroce_resp_read_failed() - the READ response packet most recently pulled
+ * could not be built (its data could not be read).  Turns it into a NAK
+ * for that packet's PSN (C9-100, C9-112), or drops the rest of the
+ * response if it answered a duplicate (C9-106).
+ */
+struct sroce_resp_ret sroce_resp_read_failed(struct sroce_resp_qp *qp, uint8_t status);
+
+/** sroce_resp_batch_begin() - an RX batch starts: ACKs may be held. */
+void sroce_resp_batch_begin(struct sroce_resp_qp *qp);
+
+/** sroce_resp_batch_end() - an RX batch ended: every owed ACK is queued (C9-116). */
+struct sroce_resp_ret sroce_resp_batch_end(struct sroce_resp_qp *qp);
+
+/**
+ * sroce_resp_set_credits() - the number of posted receive WQEs changed.
+ * May queue an unsolicited ACK (C9-150.2.1).
+ */
+struct sroce_resp_ret sroce_resp_set_credits(struct sroce_resp_qp *qp, uint32_t posted);
+
+/** sroce_resp_set_pmtu() - the path MTU changed (modify QP). */
+void sroce_resp_set_pmtu(struct sroce_resp_qp *qp, uint32_t pmtu);
+
+/**
+ * sroce_resp_pull() - take the next response to transmit, in order.
+ * Returns 1 and fills @d, or 0 when nothing is queued.
+ */
+int sroce_resp_pull(struct sroce_resp_qp *qp, struct sroce_resp_desc *d);
+
+/** sroce_resp_expected_psn() - the responder's expected PSN. */
+uint32_t sroce_resp_expected_psn(const struct sroce_resp_qp *qp);
+
+/** sroce_resp_msn() - the current MSN. */
+uint32_t sroce_resp_msn(const struct sroce_resp_qp *qp);
+
+/** sroce_resp_stats() - the QP's counters. */
+const struct sroce_resp_stats *sroce_resp_get_stats(const struct sroce_resp_qp *qp);
+
+/** sroce_aeth_credit_code() - encode @posted receive WQEs (IBA Table 44). */
+uint8_t sroce_aeth_credit_code(uint32_t posted);
+
+/** sroce_aeth_credit_count() - the WQE count a credit code stands for. */
+uint32_t sroce_aeth_credit_count(uint8_t code);
+
+/* Names for logs, tests and tracepoints; never NULL. */
+const char *sroce_resp_kind_name(uint8_t kind);
+const char *sroce_rule_name(uint8_t rule);
+const char *sroce_drop_reason_name(uint8_t reason);
+const char *sroce_action_name(uint8_t action);
+
+SROCE_EXTERN_C_END
+
+#endif /* SROCE_CORE_ABI_H */

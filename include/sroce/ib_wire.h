@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * InfiniBand transport wire knowledge shared by the driver and the core:
+ * RC opcodes, AETH syndrome layout, NAK codes, and the fixed header
+ * layouts (IBA 9.2-9.4, Annex A17 for RoCEv2).  All multi-byte fields on
+ * the wire are big endian; the structs below describe layout only.
+ */
+#ifndef SROCE_IB_WIRE_H
+#define SROCE_IB_WIRE_H
+
+#include "types.h"
+
+/* RoCEv2 UDP destination port (Annex A17). */
+#define SROCE_ROCE_V2_PORT 4791
+
+/* BTH opcodes, RC transport (high three bits 000).  IBA Table 35. */
+enum sroce_rc_opcode {
+	SROCE_OP_SEND_FIRST = 0x00,
+	SROCE_OP_SEND_MIDDLE = 0x01,
+	SROCE_OP_SEND_LAST = 0x02,
+	SROCE_OP_SEND_LAST_IMM = 0x03,
+	SROCE_OP_SEND_ONLY = 0x04,
+	SROCE_OP_SEND_ONLY_IMM = 0x05,
+	SROCE_OP_WRITE_FIRST = 0x06,
+	SROCE_OP_WRITE_MIDDLE = 0x07,
+	SROCE_OP_WRITE_LAST = 0x08,
+	SROCE_OP_WRITE_LAST_IMM = 0x09,
+	SROCE_OP_WRITE_ONLY = 0x0a,
+	SROCE_OP_WRITE_ONLY_IMM = 0x0b,
+	SROCE_OP_READ_REQUEST = 0x0c,
+	SROCE_OP_READ_RESP_FIRST = 0x0d,
+	SROCE_OP_READ_RESP_MIDDLE = 0x0e,
+	SROCE_OP_READ_RESP_LAST = 0x0f,
+	SROCE_OP_READ_RESP_ONLY = 0x10,
+	SROCE_OP_ACKNOWLEDGE = 0x11,
+	SROCE_OP_ATOMIC_ACKNOWLEDGE = 0x12,
+	SROCE_OP_CMP_SWAP = 0x13,
+	SROCE_OP_FETCH_ADD = 0x14,
+	/* 0x15 is reserved */
+	SROCE_OP_SEND_LAST_INV = 0x16,
+	SROCE_OP_SEND_ONLY_INV = 0x17,
+	SROCE_OP_RC_COUNT = 0x18, /* first value past the RC table */
+};
+
+/* AETH syndrome (IBA 9.7.5.2, Tables 43/44): bit 7 reserved, 6:5 kind. */
+enum sroce_aeth_kind {
+	SROCE_AETH_ACK = 0x0,
+	SROCE_AETH_RNR_NAK = 0x1,
+	SROCE_AETH_RESERVED = 0x2,
+	SROCE_AETH_NAK = 0x3,
+};
+
+#define SROCE_AETH_KIND_SHIFT 5
+#define SROCE_AETH_VALUE_MASK 0x1f
+/* Bits 4:0 of an ACK: "no valid credit count" (o9-95.2.2). */
+#define SROCE_AETH_CREDITS_INVALID 0x1f
+
+/* Bits 4:0 of a NAK (C9-119..C9-126). */
+enum sroce_nak_code {
+	SROCE_NAK_PSN_SEQ_ERR = 0,
+	SROCE_NAK_INVALID_REQ = 1,
+	SROCE_NAK_REM_ACCESS_ERR = 2,
+	SROCE_NAK_REM_OP_ERR = 3,
+	SROCE_NAK_CODE_COUNT = 4,
+};
+
+static inline uint8_t sroce_aeth_syndrome(enum sroce_aeth_kind kind, uint8_t value)
+{
+	return (uint8_t)(((unsigned int)kind << SROCE_AETH_KIND_SHIFT) |
+			 (value & SROCE_AETH_VALUE_MASK));
+}
+
+static inline enum sroce_aeth_kind sroce_aeth_kind_of(uint8_t syndrome)
+{
+	return (enum sroce_aeth_kind)((syndrome >> SROCE_AETH_KIND_SHIFT) & 0x3);
+}
+
+/* Header layouts.  Fields are big endian on the wire. */
+struct sroce_bth {
+	uint8_t opcode;
+	uint8_t flags;		/* SE:1 M:1 PadCnt:2 TVer:4 */
+	uint16_t pkey;
+	uint32_t qpn;		/* FECN:1 BECN:1 resv:6 DestQP:24 */
+	uint32_t apsn;		/* AckReq:1 resv:7 PSN:24 */
+};
+
+struct sroce_aeth {
+	uint32_t smsn;		/* Syndrome:8 MSN:24 */
+};
+
+struct sroce_reth {
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len;
+};
+
+struct sroce_atmeth {
+	uint64_t va;
+	uint32_t rkey;
+	uint64_t swap_add;
+	uint64_t compare;
+} __attribute__((packed));
+
+struct sroce_atmack {
+	uint64_t orig;
+};
+
+#define SROCE_BTH_ACKREQ 0x80000000u
+#define SROCE_BTH_SE 0x80
+#define SROCE_BTH_MIG 0x40
+#define SROCE_BTH_PAD_SHIFT 4
+#define SROCE_BTH_TVER_MASK 0x0f
+
+SROCE_STATIC_ASSERT(sizeof(struct sroce_bth) == 12, "BTH is 12 bytes");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_aeth) == 4, "AETH is 4 bytes");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_reth) == 16, "RETH is 16 bytes");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_atmeth) == 28, "AtomicETH is 28 bytes");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_atmack) == 8, "AtomicAckETH is 8 bytes");
+
+#endif /* SROCE_IB_WIRE_H */

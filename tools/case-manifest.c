@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Prints every KUnit case the suites must run, one per line:
+ *	suite <TAB> case description <TAB> spec rule tags
+ * Built from the same tables as kunit/sroce_kunit.c, so a case that did
+ * not run in the kernel (or a suite that did not load) is noticed.
+ */
+#include <stdio.h>
+
+#include "../kunit/cases/case.h"
+#include "../kunit/cases/walk.h"
+#include "../kunit/cases/coalesce.h"
+#include "../kunit/cases/duplicates.h"
+#include "../kunit/cases/nak_latch.h"
+#include "../kunit/cases/read.h"
+#include "../kunit/cases/credits.h"
+#include "../kunit/cases/encoding.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void cases(const char *suite, const struct sroce_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%s\t%s\t%s\n", suite, c[i].name, c[i].rules);
+}
+
+int main(void)
+{
+	char buf[128];
+
+	cases("sroce_walk", sroce_cases_walk, N(sroce_cases_walk));
+	cases("sroce_coalesce", sroce_cases_coalesce, N(sroce_cases_coalesce));
+	cases("sroce_duplicates", sroce_cases_duplicates, N(sroce_cases_duplicates));
+	cases("sroce_nak_latch", sroce_cases_nak_latch, N(sroce_cases_nak_latch));
+	cases("sroce_read", sroce_cases_read, N(sroce_cases_read));
+	cases("sroce_credits", sroce_cases_credits, N(sroce_cases_credits));
+	for (size_t i = 0; i < N(sroce_credit_cases); i++) {
+		snprintf(buf, sizeof(buf), SROCE_CREDIT_DESC_FMT, sroce_credit_cases[i].posted,
+			 sroce_credit_cases[i].code);
+		printf("sroce_credits\t%s\tC9-150.2.1 C9-119\n", buf);
+	}
+	cases("sroce_encoding", sroce_cases_encoding, N(sroce_cases_encoding));
+	for (size_t i = 0; i < N(sroce_psn_cases); i++) {
+		snprintf(buf, sizeof(buf), SROCE_PSN_DESC_FMT, sroce_psn_cases[i].name);
+		printf("sroce_encoding\t%s\tC9-102\n", buf);
+	}
+	for (size_t i = 0; i < N(sroce_aeth_cases); i++) {
+		const char *name = sroce_aeth_cases[i].name;
+		int taglen = 0;
+
+		while (name[taglen] && name[taglen] != ' ')
+			taglen++;
+		printf("sroce_encoding\t%s\t%.*s\n", name, taglen, name);
+	}
+	printf("sroce_encoding\tnames_test\t\n");
+	return 0;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Guest side of the KUnit run: sroce.ko and sroce_kunit.ko are loaded by
+# /init (the suites run at load); print the KTAP results between markers,
+# unload, and let kmemleak look for leaks.
+# The debugfs results files keep only the tail of a parametrised test's
+# log, so the full KTAP comes from the kernel log.
+n=$(ls -d /sys/kernel/debug/kunit/sroce_* 2>/dev/null | wc -l)
+echo "sroce-kunit: $n suites"
+echo "SROCE-KTAP-BEGIN"
+dmesg
+echo "SROCE-KTAP-END"
+rmmod sroce_kunit || exit 3
+rmmod sroce || exit 3
+grep -q '^sroce' /proc/modules && { echo "sroce-kunit: module still loaded"; exit 4; }
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 2
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi
+[ "$n" -gt 0 ] || exit 5
+exit 0

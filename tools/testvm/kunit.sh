@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Run the KUnit suites in the test kernel under QEMU.
+#
+#   tools/testvm/kunit.sh normal|debug
+#
+# Builds (or reuses) the kernel, builds sroce.ko and sroce_kunit.ko
+# against it, boots it with both modules loaded, collects the suites' KTAP
+# results from debugfs, and has the kernel tree's kunit.py parse them.
+# Fails on any failed case, on any case of tools/case-manifest.c that did
+# not run, and on any kernel report in the console.  Writes
+# build/<flavour>/kunit.ktap and prints "kunit-<flavour>: P passed, F failed".
+set -euo pipefail
+
+flavour=${1:-normal}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=$top/build/$flavour
+mkdir -p "$out"
+
+kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
+make -s -C "$top" module-for KDIR="$kdir" BUILD="$out" >&2
+src=$(readlink -f "$kdir/source")
+
+log=$out/kunit-console.log
+rc=0
+"$here/run-vm.sh" -k "$kdir" -s "$here/kunit-guest.sh" -t 600 -l "$log" \
+	-m "$out/sroce.ko" -m "$out/sroce_kunit.ko" || rc=$?
+
+# The suites' KTAP from the guest's kernel log: everything after the
+# first suite header, under one top-level header for kunit.py.
+sed -n '/SROCE-KTAP-BEGIN/,/SROCE-KTAP-END/p' "$log" | tr -d '\r' |
+	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' | grep -av 'SROCE-KTAP-' |
+	awk 'started || /^    KTAP version 1$/ { started = 1; print }' >"$out/suites.ktap"
+nsuites=$(grep -acE '^(not )?ok [0-9]+ sroce_' "$out/suites.ktap" || true)
+{ echo "KTAP version 1"; echo "1..$nsuites"; cat "$out/suites.ktap"; } >"$out/kunit.ktap"
+parse_rc=0
+python3 "$src/tools/testing/kunit/kunit.py" parse "$out/kunit.ktap" >"$out/kunit-parse.txt" 2>&1 ||
+	parse_rc=$?
+tail -n 5 "$out/kunit-parse.txt" >&2
+
+# Every case in the tables must have run and passed.
+gcc -std=gnu11 -Wall -Werror -I"$top/include" "$top/tools/case-manifest.c" -o "$out/case-manifest"
+"$out/case-manifest" >"$out/manifest.tsv"
+grep -aE '^ *ok [0-9]+ ' "$out/kunit.ktap" | sed -E 's/^ *ok [0-9]+ //' >"$out/kunit-ok.txt" || true
+passed=0 failed=0
+while IFS=$'\t' read -r suite name _rules; do
+	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
+		passed=$((passed + 1))
+	else
+		echo "kunit-$flavour: FAILED or MISSING: $suite: $name" >&2
+		failed=$((failed + 1))
+	fi
+done <"$out/manifest.tsv"
+notok=$(grep -acE '^ *not ok ' "$out/kunit.ktap" || true)
+if [ "$notok" -gt 0 ]; then
+	grep -aE '^ *not ok |# .*(Expected|step)' "$out/kunit.ktap" | head -n 40 >&2
+	failed=$((failed + notok))
+fi
+[ $rc -eq 0 ] || { echo "kunit-$flavour: VM run failed (rc=$rc), see $log" >&2; failed=$((failed + 1)); }
+[ $parse_rc -eq 0 ] || { echo "kunit-$flavour: kunit.py parse failed, see $out/kunit-parse.txt" >&2; failed=$((failed + 1)); }
+echo "kunit-$flavour: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The KUnit case tables, exported to the GoogleTest runner. */
+#include "case.h"
+#include "walk.h"
+#include "coalesce.h"
+#include "duplicates.h"
+#include "nak_latch.h"
+#include "read.h"
+#include "credits.h"
+#include "encoding.h"
+#include "utest_cases.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct sroce_suite sroce_suites[] = {
+	{ "walk", sroce_cases_walk, N(sroce_cases_walk) },
+	{ "coalesce", sroce_cases_coalesce, N(sroce_cases_coalesce) },
+	{ "duplicates", sroce_cases_duplicates, N(sroce_cases_duplicates) },
+	{ "nak_latch", sroce_cases_nak_latch, N(sroce_cases_nak_latch) },
+	{ "read", sroce_cases_read, N(sroce_cases_read) },
+	{ "credits", sroce_cases_credits, N(sroce_cases_credits) },
+	{ "encoding", sroce_cases_encoding, N(sroce_cases_encoding) },
+};
+const unsigned int sroce_nsuites = N(sroce_suites);
+
+const struct sroce_credit_case *const sroce_credit_table = sroce_credit_cases;
+const unsigned int sroce_ncredit = N(sroce_credit_cases);
+const struct sroce_psn_case *const sroce_psn_table = sroce_psn_cases;
+const unsigned int sroce_npsn = N(sroce_psn_cases);
+const struct sroce_aeth_case *const sroce_aeth_table = sroce_aeth_cases;
+const unsigned int sroce_naeth = N(sroce_aeth_cases);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* What cases.c exports to the C++ test runners. */
+#ifndef SROCE_UTEST_CASES_H
+#define SROCE_UTEST_CASES_H
+
+#include "case.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sroce_suite {
+	const char *name;
+	const struct sroce_case *cases;
+	unsigned int n;
+};
+
+extern const struct sroce_suite sroce_suites[];
+extern const unsigned int sroce_nsuites;
+extern const struct sroce_credit_case *const sroce_credit_table;
+extern const unsigned int sroce_ncredit;
+extern const struct sroce_psn_case *const sroce_psn_table;
+extern const unsigned int sroce_npsn;
+extern const struct sroce_aeth_case *const sroce_aeth_table;
+extern const unsigned int sroce_naeth;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

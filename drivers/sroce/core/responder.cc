@@ -12,7 +12,6 @@
 namespace sroce {
 namespace {
 
-constexpr uint32_t kMaxMessage = 0x80000000u;  // 2^31 bytes (IBA 9.4.3)
 // Room an Rx()/Executed() call may need in the queue: a NAK and a QP error.
 constexpr uint32_t kRoomPerRequest = 2;
 
@@ -66,13 +65,13 @@ void Responder::Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nre
   last_ack_valid_ = false;
   qp_error_ = false;
   latch_ = Latch::kNone;
-  in_msg_ = InMessage::kNone;
-  exec_pending_ = false;
+  in_msg_ = kInNone;
   read_pulled_ = false;
   read_pulled_dup_ = false;
   read_pulled_popped_ = false;
   read_pulled_psn_ = 0;
   exec_req_ = sroce_req{};
+  exec_op_ = nullptr;
   policy_.Reset(p.ack_coalesce_max);
   queue_.Reset();
 }
@@ -129,38 +128,20 @@ void Responder::ReleaseResource(uint16_t idx) {
   if (idx < nres_ && res_[idx].pending) res_[idx].pending--;
 }
 
-bool Responder::SequenceValid(const OpInfo& op) const {
-  // Inside a multi-packet message only its own Middle/Last may follow.
-  switch (in_msg_) {
-    case InMessage::kNone:
-      return op.first;
-    case InMessage::kSend:
-      return op.cls == OpClass::kSend && !op.first;
-    case InMessage::kWrite:
-      return op.cls == OpClass::kWrite && !op.first;
-  }
-  return false;
-}
-
+// Payload and DMA lengths (C9-121 on failure).
 bool Responder::LengthValid(const sroce_req& req, const OpInfo& op) const {
+  uint32_t len = req.payload_len;
   switch (op.cls) {
     case OpClass::kSend:
     case OpClass::kWrite:
-      if (!op.last && req.payload_len != pmtu_) return false;  // First/Middle are full
-      if (req.payload_len > pmtu_) return false;
-      if (op.cls == OpClass::kWrite && op.first) {
-        if (req.dma_len >= kMaxMessage) return false;
-        if (op.last ? req.dma_len != req.payload_len : req.dma_len <= req.payload_len)
-          return false;
-      }
-      return true;
+      return SendWriteLengthValid(req, op);
     case OpClass::kRead:
-      return req.payload_len == 0 && req.dma_len <= kMaxMessage;
+      return len == 0 && req.dma_len <= kMaxMessage;
     case OpClass::kAtomic:
-      return req.payload_len == 0;
+      return len == 0;
     case OpClass::kReserved:
     case OpClass::kNotForResponder:
-      return false;
+      break;
   }
   return false;
 }
@@ -178,12 +159,27 @@ Ret Responder::Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, b
   return Make(SROCE_ACT_RESPOND, rule);
 }
 
+// The common case first: a valid SEND/WRITE with the expected PSN on a QP
+// with nothing pending.  Everything else takes the full classification.
 Ret Responder::Rx(const sroce_req& req) {
+  const OpInfo& op = LookupOp(req.opcode);
+  if (req.psn == epsn_ && req.verdict == SROCE_PSN_NEW && !exec_op_ && !qp_error_ &&
+      queue_.Room() >= kRoomPerRequest && op.sw && SequenceValid(op) &&
+      SendWriteLengthValid(req, op)) {
+    latch_ = Latch::kNone;  // C9-114: the expected PSN clears the latch
+    exec_req_.psn = req.psn;
+    exec_req_.ackreq = req.ackreq;
+    exec_op_ = &op;
+    return Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
+  }
+  return RxChecked(req, op);
+}
+
+Ret Responder::RxChecked(const sroce_req& req, const OpInfo& op) {
   if (!sroce_psn_valid(req.psn)) return Drop(SROCE_DROP_BAD_PSN, SROCE_RULE_NONE);
   if (qp_error_) return Drop(SROCE_DROP_QP_ERROR, SROCE_RULE_NONE);
-  if (exec_pending_ || queue_.Room() < kRoomPerRequest)
+  if (exec_op_ || queue_.Room() < kRoomPerRequest)
     return Drop(SROCE_DROP_BUSY, SROCE_RULE_NONE);
-  const OpInfo& op = LookupOp(req.opcode);
   if (op.cls == OpClass::kNotForResponder) return Drop(SROCE_DROP_BAD_OPCODE, SROCE_RULE_NONE);
   uint8_t verdict = Classify(req.psn);
   if (req.verdict != verdict) return Drop(SROCE_DROP_BAD_VERDICT, SROCE_RULE_NONE);
@@ -202,21 +198,28 @@ Ret Responder::Rx(const sroce_req& req) {
     Refuse(Item::kNak, NakSyndrome(SROCE_NAK_PSN_SEQ_ERR), epsn_, SROCE_RULE_C9_111, false);
     return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_114);
   }
+  return NewRequest(req, op);
+}
 
+// A request with the expected PSN.
+Ret Responder::NewRequest(const sroce_req& req, const OpInfo& op) {
   // The expected PSN clears the latch (C9-114).
   latch_ = Latch::kNone;
-  uint8_t invalid = NakSyndrome(SROCE_NAK_INVALID_REQ);
   // C9-121: an invalid request is NAKed with the expected PSN.
   if (!SequenceValid(op) || !LengthValid(req, op))
-    return Refuse(Item::kNak, invalid, epsn_, SROCE_RULE_C9_121, true);
+    return Refuse(Item::kNak, NakSyndrome(SROCE_NAK_INVALID_REQ), epsn_, SROCE_RULE_C9_121, true);
   if (op.cls == OpClass::kRead || op.cls == OpClass::kAtomic) {
     // No resources at all, or more READ/ATOMICs outstanding than
     // max_dest_rd_atomic: the slot to reuse still has responses queued.
     if (nres_ == 0 || res_[res_next_].pending)
-      return Refuse(Item::kNak, invalid, epsn_, SROCE_RULE_C9_121, true);
+      return Refuse(Item::kNak, NakSyndrome(SROCE_NAK_INVALID_REQ), epsn_, SROCE_RULE_C9_121,
+                    true);
+    exec_req_ = req;
+  } else {
+    exec_req_.psn = req.psn;
+    exec_req_.ackreq = req.ackreq;
   }
-  exec_pending_ = true;
-  exec_req_ = req;
+  exec_op_ = &op;
   return Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
 }
 
@@ -306,9 +309,10 @@ Ret Responder::DuplicateAtomic(const sroce_req& req) {
 }
 
 Ret Responder::Executed(const sroce_exec& ex) {
-  if (!exec_pending_) return Drop(SROCE_DROP_NOT_EXPECTED, SROCE_RULE_NONE);
-  exec_pending_ = false;
-  const OpInfo& op = LookupOp(exec_req_.opcode);
+  if (!exec_op_) return Drop(SROCE_DROP_NOT_EXPECTED, SROCE_RULE_NONE);
+  const OpInfo& op = *exec_op_;
+  exec_op_ = nullptr;
+  if (ex.status == SROCE_EXEC_OK && op.sw) return SendWriteDone(op);
   switch (ex.status) {
     case SROCE_EXEC_OK:
       return ExecutedOk(op, ex);
@@ -410,22 +414,23 @@ Ret Responder::ExecutedOk(const OpInfo& op, const sroce_exec& ex) {
     }
     case OpClass::kSend:
     case OpClass::kWrite:
-      break;
+      return SendWriteDone(op);
     case OpClass::kReserved:
     case OpClass::kNotForResponder:
-      return Make(SROCE_ACT_HOLD, SROCE_RULE_NONE);  // Rx() never executes these
+      break;
   }
+  return Make(SROCE_ACT_HOLD, SROCE_RULE_NONE);  // Rx() never executes these
+}
 
-  epsn_ = sroce_psn_add(req.psn, 1);
-  done_psn_ = req.psn;
-  if (op.needs_wqe && credits_) credits_--;
-  if (op.last) {
-    msn_ = sroce_psn_add(msn_, 1);  // C9-149: one per completed message
-    in_msg_ = InMessage::kNone;
-  } else {
-    in_msg_ = op.cls == OpClass::kSend ? InMessage::kSend : InMessage::kWrite;
-  }
-  if (!req.ackreq) return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_116);
+// A SEND or WRITE packet was placed.
+inline Ret Responder::SendWriteDone(const OpInfo& op) {
+  uint32_t psn = exec_req_.psn;
+  epsn_ = sroce_psn_add(psn, 1);
+  done_psn_ = psn;
+  credits_ -= op.needs_wqe && credits_;
+  msn_ = sroce_psn_add(msn_, op.last);  // C9-149: one per completed message
+  in_msg_ = op.after;
+  if (!exec_req_.ackreq) return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_116);
   // C9-116: scheduled now, or at the end of this RX batch.
   if (policy_.OnAckReqCompleted()) {
     QueueAck(SROCE_RULE_C9_95);

@@ -23,11 +23,12 @@
 namespace sroce {
 
 enum class Latch : uint8_t { kNone, kSequence, kRnr };
-enum class InMessage : uint8_t { kNone, kSend, kWrite };
 
 enum ResKind : uint8_t { kResFree = 0, kResRead = 1, kResAtomic = 2 };
 
 using Ret = sroce_resp_ret;
+
+constexpr uint32_t kMaxMessage = 0x80000000u;  // 2^31 bytes (IBA 9.4.3)
 
 class Responder {
  public:
@@ -54,6 +55,9 @@ class Responder {
  private:
   static uint32_t ValidPmtu(uint32_t pmtu);
   Ret Drop(uint8_t reason, uint8_t rule);
+  Ret RxChecked(const sroce_req& req, const OpInfo& op);
+  Ret NewRequest(const sroce_req& req, const OpInfo& op);
+  Ret SendWriteDone(const OpInfo& op);
   Ret Duplicate(const sroce_req& req, const OpInfo& op);
   Ret DuplicateRead(const sroce_req& req);
   Ret DuplicateAtomic(const sroce_req& req);
@@ -61,7 +65,15 @@ class Responder {
   sroce_rd_res& TakeResource(uint16_t* idx);
   Ret Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, bool qp_error);
   bool LengthValid(const sroce_req& req, const OpInfo& op) const;
-  bool SequenceValid(const OpInfo& op) const;
+  // SEND/WRITE payload: First/Middle exactly one path MTU, Last/Only at
+  // most one; a single-packet WRITE places exactly its RETH length.
+  bool SendWriteLengthValid(const sroce_req& req, const OpInfo& op) const {
+    uint32_t len = req.payload_len;
+    if (op.last ? len > pmtu_ : len != pmtu_) return false;
+    if (op.cls != OpClass::kWrite || !op.first) return true;
+    return op.last ? req.dma_len == len : req.dma_len > len && req.dma_len < kMaxMessage;
+  }
+  bool SequenceValid(const OpInfo& op) const { return (op.seq_ok >> in_msg_) & 1; }
   uint8_t AckCredits() const;
   void QueueAck(uint8_t rule);
   void CoverOwedAck();
@@ -86,13 +98,13 @@ class Responder {
   bool qp_error_;
   Latch latch_;
   InMessage in_msg_;
-  bool exec_pending_;    // sroce_resp_executed() owed for exec_req_
   // The READ packet pulled last, for sroce_resp_read_failed().
   bool read_pulled_;
   bool read_pulled_dup_;
   bool read_pulled_popped_;
   uint32_t read_pulled_psn_;
-  sroce_req exec_req_;
+  sroce_req exec_req_;     // the request being executed
+  const OpInfo* exec_op_;  // its kOpTable row while sroce_resp_executed() is owed, else null
   AckPolicy policy_;
   ResponseQueue queue_;
 };

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The cost of one response decision: sroce_resp_rx() plus, for a new
+// request, sroce_resp_executed(), with the responses pulled as the driver
+// would.  Google Benchmark reports ns per decision; for instructions per
+// decision run it under callgrind in count mode:
+//
+//   valgrind --tool=callgrind --toggle-collect=sroce_resp_rx
+//            --toggle-collect=sroce_resp_executed sroce_bench --count send N
+//
+// (tools/utest/run.sh bench does both and prints the table).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <sroce/core_abi.h>
+#include <sroce/psn.h>
+
+namespace {
+
+enum Workload { kSend, kWrite, kRead, kDupSend };
+
+struct Bench {
+  sroce_resp_qp qp{};
+  sroce_rd_res res[16]{};
+  uint32_t psn = 0;
+  uint32_t n = 0;
+
+  explicit Bench(Workload w) : w_(w) {
+    sroce_resp_params p{};
+    p.pmtu = 1024;
+    p.ack_coalesce_max = 16;
+    sroce_resp_init(&qp, &p, res, 16);
+    sroce_resp_set_credits(&qp, 100);
+    if (w == kDupSend) {  // complete 64 SENDs, then replay them forever
+      for (int i = 0; i < 64; i++) {
+        Decide(SROCE_OP_SEND_ONLY, false);
+        psn = sroce_resp_expected_psn(&qp);
+      }
+      psn = 0;
+    }
+  }
+
+  void Decide(uint8_t opcode, bool ackreq) {
+    sroce_req q{};
+    q.opcode = opcode;
+    q.psn = psn;
+    q.ackreq = ackreq;
+    q.payload_len = opcode == SROCE_OP_READ_REQUEST ? 0 : 64;
+    q.dma_len = opcode == SROCE_OP_WRITE_ONLY ? 64 : opcode == SROCE_OP_READ_REQUEST ? 512 : 0;
+    q.verdict = sroce_resp_classify(&qp, psn);
+    sroce_resp_ret r = sroce_resp_rx(&qp, &q);
+    if (r.action == SROCE_ACT_EXECUTE) {
+      sroce_exec e{};
+      sroce_resp_executed(&qp, &e);
+    }
+  }
+
+  // One decision of the workload, RX batches of 16 as in the driver.
+  void Step() {
+    if ((n & 15) == 0) sroce_resp_batch_begin(&qp);
+    switch (w_) {
+      case kSend:
+        Decide(SROCE_OP_SEND_ONLY, true);
+        break;
+      case kWrite:
+        Decide(SROCE_OP_WRITE_ONLY, true);
+        break;
+      case kRead:
+        Decide(SROCE_OP_READ_REQUEST, true);
+        break;
+      case kDupSend:
+        Decide(SROCE_OP_SEND_ONLY, false);
+        break;
+    }
+    psn = w_ == kDupSend ? (psn + 1) & 63 : sroce_resp_expected_psn(&qp);
+    if ((n & 15) == 15) sroce_resp_batch_end(&qp);
+    sroce_resp_desc d;
+    while (sroce_resp_pull(&qp, &d)) benchmark::DoNotOptimize(d);
+    n++;
+  }
+
+ private:
+  Workload w_;
+};
+
+void Run(benchmark::State& state, Workload w) {
+  Bench b(w);
+  for (auto _ : state) b.Step();
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_InOrderSend(benchmark::State& s) { Run(s, kSend); }
+void BM_InOrderWrite(benchmark::State& s) { Run(s, kWrite); }
+void BM_InOrderRead(benchmark::State& s) { Run(s, kRead); }
+void BM_DuplicateSend(benchmark::State& s) { Run(s, kDupSend); }
+BENCHMARK(BM_InOrderSend);
+BENCHMARK(BM_InOrderWrite);
+BENCHMARK(BM_InOrderRead);
+BENCHMARK(BM_DuplicateSend);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && strcmp(argv[1], "--count") == 0) {
+    const char* names[] = {"send", "write", "read", "dup"};
+    long count = atol(argv[3]);
+    for (int w = 0; w < 4; w++) {
+      if (strcmp(argv[2], names[w]) != 0) continue;
+      Bench b(static_cast<Workload>(w));
+      for (long i = 0; i < count; i++) b.Step();
+      return 0;
+    }
+    fprintf(stderr, "unknown workload %s\n", argv[2]);
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# make test: everything CI runs, on a fresh Debian 12 machine.
+#
+# Installs its packages, builds or reuses the cached test kernels, builds
+# the module, then runs each stage below.  Every stage ends with a line
+# "<stage>: P passed, F failed"; the run ends with the total, one line,
+# and exits non-zero if anything failed.  Logs: build/logs/<stage>.log.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+logs=$top/build/logs
+mkdir -p "$logs"
+total_pass=0 total_fail=0
+
+stage() {
+	local name=$1 line p f rc
+	shift
+	echo "== $name" >&2
+	local t0=$SECONDS
+	"$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n1)
+	if [ -n "$line" ]; then
+		p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
+		f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+	else
+		p=$((rc == 0)) f=$((rc != 0))
+	fi
+	[ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=1
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	printf '   %-14s %4d passed, %d failed  (%ds)\n' "$name" "$p" "$f" $((SECONDS - t0)) >&2
+	[ "$f" -eq 0 ] || tail -n 25 "$logs/$name.log" | sed 's/^/   | /' >&2
+}
+
+echo "== deps" >&2
+make -s deps >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+stage utest tools/utest/run.sh
+stage fuzz tools/utest/run.sh fuzz "${FUZZ_SECONDS:-30}"
+stage console-check tools/testvm/check-console-selftest.sh
+stage stock-build tools/check-stock-build.sh
+stage kunit-normal tools/testvm/kunit.sh normal
+stage kunit-debug tools/testvm/kunit.sh debug
+stage guards tools/check-guards.sh
+stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

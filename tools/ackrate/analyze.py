@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Count a two-VM RDMA capture per workload and check it.
+
+    analyze.py PCAP WORKLOADS [--requester 10.0.0.1] [--json OUT.json]
+
+The capture (QEMU filter-dump on the requester's link) is decoded with
+tshark's InfiniBand dissector (UDP 4791).  Frames are split into workloads
+by the perftest TCP port of each workload (the RDMA traffic of a workload
+lies between its first and last TCP frame).  Per workload it counts
+request packets, AckReq'd requests, ACKs, NAKs by code, RNR NAKs, READ
+response packets, ATOMIC ACKs and duplicate requests, and checks the
+Lumina go-back-N invariants on every queue pair:
+  - ACK PSNs never move backwards;
+  - at most one NAK in flight (a second NAK needs the first one's PSN
+    to have been resent in between);
+  - a sequence NAK's PSN is the first missing PSN;
+  - every AckReq'd request PSN is covered by a later ACK/response;
+  - no ACK overtakes a pending READ response.
+Prints one JSON object per workload (or writes them to --json).
+"""
+import argparse
+import collections
+import json
+import subprocess
+import sys
+
+MASK = 0xFFFFFF
+REQUEST_OPS = set(range(0x00, 0x0D)) | {0x13, 0x14, 0x16, 0x17}
+READ_RESP = {0x0D, 0x0E, 0x0F, 0x10}
+FIELDS = ["frame.number", "ip.src", "tcp.srcport", "tcp.dstport", "udp.dstport",
+          "infiniband.bth.opcode", "infiniband.bth.a", "infiniband.bth.psn",
+          "infiniband.bth.destqp", "infiniband.aeth.syndrome", "infiniband.reth.dmalen"]
+
+
+def diff(a, b):
+    d = (a - b) & MASK
+    return d - (MASK + 1) if d >= 0x800000 else d
+
+
+def to_int(s):
+    if s in ("", None):
+        return None
+    s = s.split(",")[0]
+    return int(s, 16) if s.startswith("0x") else int(s)
+
+
+def frames(pcap):
+    out = subprocess.run(["tshark", "-r", pcap, "-n", "-T", "fields", "-E", "separator=\t"] +
+                         sum((["-e", f] for f in FIELDS), []),
+                         check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        v = line.split("\t")
+        v += [""] * (len(FIELDS) - len(v))
+        yield dict(zip(FIELDS, v))
+
+
+class Qp:
+    """One queue pair's request stream and its responses."""
+
+    def __init__(self):
+        self.next_psn = None      # first PSN not seen yet (requests)
+        self.seen = set()
+        self.last_ack = None
+        self.nak_outstanding = None
+        self.owed = []            # AckReq'd PSNs not yet covered
+        self.reads = []           # (first, last) READ response PSN ranges pending
+
+
+def analyze(pcap, workloads, requester, pmtu):
+    rows = list(frames(pcap))
+    windows = []
+    for wl in workloads:
+        nums = [to_int(r["frame.number"]) for r in rows
+                if str(wl["port"]) in (r["tcp.srcport"], r["tcp.dstport"])]
+        windows.append((min(nums), max(nums)) if nums else (0, -1))
+    results = []
+    for wl, (lo, hi) in zip(workloads, windows):
+        c = collections.Counter()
+        naks = collections.Counter()
+        violations = []
+        qps = collections.defaultdict(Qp)
+        # Responses name the requester's QPN: map it to the responder's via PSNs.
+        req_psns = collections.defaultdict(set)
+        ib = [r for r in rows if lo <= to_int(r["frame.number"]) <= hi and r["infiniband.bth.opcode"]]
+        for r in ib:
+            if r["ip.src"] == requester and to_int(r["infiniband.bth.opcode"]) in REQUEST_OPS:
+                req_psns[to_int(r["infiniband.bth.destqp"])].add(to_int(r["infiniband.bth.psn"]))
+        resp_map = {}
+        for r in ib:
+            op = to_int(r["infiniband.bth.opcode"])
+            psn = to_int(r["infiniband.bth.psn"])
+            dqp = to_int(r["infiniband.bth.destqp"])
+            if r["ip.src"] == requester:
+                if op not in REQUEST_OPS:
+                    continue
+                q = qps[dqp]
+                c["requests"] += 1
+                ack = r["infiniband.bth.a"] in ("1", "True")
+                if ack:
+                    c["ackreq"] += 1
+                if psn in q.seen:
+                    c["duplicates"] += 1
+                q.seen.add(psn)
+                if q.nak_outstanding is not None and psn == q.nak_outstanding:
+                    q.nak_outstanding = None
+                if q.next_psn is None or diff(psn, q.next_psn) == 0:
+                    n = 1
+                    if op == 0x0C:
+                        ln = to_int(r["infiniband.reth.dmalen"]) or 0
+                        n = max(1, (ln + pmtu - 1) // pmtu)
+                        q.reads.append((psn, (psn + n - 1) & MASK))
+                    q.next_psn = (psn + n) & MASK
+                if ack and op not in (0x0C, 0x13, 0x14):
+                    q.owed.append(psn)
+                continue
+            # A response: find its queue pair.
+            if dqp not in resp_map:
+                resp_map[dqp] = next((k for k, s in req_psns.items() if psn in s
+                                      or any(diff(psn, p) >= 0 and diff(psn, p) < 4096 for p in s)),
+                                     None)
+            q = qps[resp_map[dqp]]
+            syn = to_int(r["infiniband.aeth.syndrome"])
+            covered = psn
+            if op == 0x11:
+                kind = (syn >> 5) & 3
+                if kind == 0:
+                    c["acks"] += 1
+                    if q.last_ack is not None and diff(psn, q.last_ack) < 0:
+                        violations.append(f"ACK PSN moved backwards: {q.last_ack:#x} -> {psn:#x}")
+                    q.last_ack = psn
+                    if any(diff(psn, first) >= 0 for first, _ in q.reads):
+                        violations.append(f"ACK {psn:#x} overtook a pending READ response")
+                elif kind == 1:
+                    c["rnr_naks"] += 1
+                    covered = (psn - 1) & MASK
+                elif kind == 3:
+                    code = syn & 0x1F
+                    naks[code] += 1
+                    covered = (psn - 1) & MASK
+                    if q.nak_outstanding is not None:
+                        violations.append(f"second NAK {psn:#x} while NAK {q.nak_outstanding:#x} in flight")
+                    q.nak_outstanding = psn
+                    # The first missing PSN: nothing at or after it has been
+                    # executed in order, and everything before it was seen.
+                    if code == 0 and q.next_psn is not None and diff(psn, q.next_psn) != 0:
+                        violations.append(f"sequence NAK {psn:#x} is not the first missing PSN "
+                                          f"({q.next_psn:#x})")
+            elif op in READ_RESP:
+                c["read_resp"] += 1
+                if op in (0x0F, 0x10):
+                    q.reads = [(f, l) for f, l in q.reads if l != psn]
+            elif op == 0x12:
+                c["atomic_acks"] += 1
+            q.owed = [p for p in q.owed if diff(covered, p) < 0]
+        for key, q in qps.items():
+            if q.owed:
+                violations.append(f"QP {key}: {len(q.owed)} AckReq'd PSNs never covered (first {q.owed[0]:#x})")
+        c["naks"] = sum(naks.values())
+        res = {
+            "workload": wl["name"],
+            "request_packets": c["requests"], "ackreq": c["ackreq"], "acks": c["acks"],
+            "naks_by_code": {str(k): v for k, v in sorted(naks.items())}, "rnr_naks": c["rnr_naks"],
+            "read_resp_packets": c["read_resp"], "atomic_acks": c["atomic_acks"],
+            "duplicate_requests": c["duplicates"],
+            "acks_per_100_requests": round(100.0 * c["acks"] / c["requests"], 2) if c["requests"] else None,
+            "violations": violations[:20],
+        }
+        results.append(res)
+    return results
+
+
+def read_workloads(path):
+    wls = []
+    for line in open(path):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        wls.append({"name": f[0], "tool": f[1], "size": f[2], "iters": int(f[3]), "port": int(f[4])})
+    return wls
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pcap")
+    ap.add_argument("workloads")
+    ap.add_argument("--requester", default="10.0.0.1")
+    ap.add_argument("--pmtu", type=int, default=1024)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    res = analyze(a.pcap, read_workloads(a.workloads), a.requester, a.pmtu)
+    text = json.dumps(res, indent=1)
+    if a.json:
+        open(a.json, "w").write(text)
+    else:
+        print(text)
+    return 1 if any(r["violations"] for r in res) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

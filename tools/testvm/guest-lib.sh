@@ -1,0 +1,53 @@
+# Sourced by guest scripts (busybox sh).  Network and RDMA set-up helpers.
+# Role: A is 10.0.0.1, B is 10.0.0.2 (set ROLE before sourcing).
+IP=/usr/sbin/ip
+case ${ROLE:-A} in
+A) MY_IP=10.0.0.1 PEER_IP=10.0.0.2 ;;
+*) MY_IP=10.0.0.2 PEER_IP=10.0.0.1 ;;
+esac
+MY_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 1 || echo 2)
+PEER_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 2 || echo 1)
+
+net_up() {
+	$IP link set lo up
+	$IP link set eth0 up
+	$IP addr add "$MY_IP/24" dev eth0
+	$IP -6 addr add "$MY_IP6/64" dev eth0 nodad
+	i=0
+	while ! ping -c1 -W1 "$PEER_IP" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 60 ] || { echo "guest: peer $PEER_IP unreachable"; return 1; }
+	done
+	echo "guest: network up ($MY_IP <-> $PEER_IP)"
+}
+
+# load_provider rxe|sroce: load the modules and create the RDMA link.
+load_provider() {
+	modprobe ib_uverbs || return 1
+	case $1 in
+	rxe) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 || return 1
+		DEV=rxe0 ;;
+	sroce) rdma link add sroce0 type sroce netdev eth0 || return 1
+		DEV=sroce0 ;;
+	esac
+	# The IPv4-mapped RoCEv2 GID shows up a moment after the link.
+	i=0
+	GIDX=
+	while [ -z "$GIDX" ] && [ $i -lt 100 ]; do
+		for g in /sys/class/infiniband/$DEV/ports/1/gids/*; do
+			case $(cat "$g" 2>/dev/null) in
+			0000:0000:0000:0000:0000:ffff:*) GIDX=${g##*/}; break ;;
+			esac
+		done
+		[ -n "$GIDX" ] || { sleep 0.1; i=$((i + 1)); }
+	done
+	[ -n "$GIDX" ] || { echo "guest: no IPv4 RoCEv2 GID on $DEV"; return 1; }
+	echo "guest: $DEV up, IPv4 GID index $GIDX"
+}
+
+# Print rdma statistics between markers for the host.
+dump_stats() {
+	echo "SROCE-STATS-BEGIN $1"
+	rdma statistic show link "$DEV/1" 2>/dev/null
+	echo "SROCE-STATS-END $1"
+}

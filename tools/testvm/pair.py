@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Boot two test VMs joined by an AF_UNIX socket pair.
+
+    pair.py --kernel BZIMAGE --initrd-a A.cpio.gz --initrd-b B.cpio.gz
+            --log-a A.log --log-b B.log [--pcap link.pcap] [--timeout S]
+
+     VM A (10.0.0.1) eth0 ==== socketpair(AF_UNIX, SOCK_STREAM) ==== eth0 VM B (10.0.0.2)
+                          \\__ filter-dump on A's netdev: both directions -> pcap
+
+Each end of the pair is inherited by one QEMU process as
+`-netdev socket,fd=N`: no loss, no Nagle delay (TCP on 127.0.0.1 makes
+RDMA retransmit; UDP drops frames under load).  Both VMs are killed at the
+deadline; nothing is left behind.  Exit status: 0 if both VMs powered off
+by themselves, 1 otherwise.  The guests' own results are in their logs.
+"""
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def qemu_cmd(kernel, initrd, fd, mac, log, guest_timeout, extra):
+    return [
+        "qemu-system-x86_64", "-machine", "pc", "-cpu", "max", "-smp", "1", "-m", "1536",
+        "-nographic", "-no-reboot", "-kernel", kernel, "-initrd", initrd,
+        "-append", f"console=ttyS0 panic=-1 oops=panic loglevel=5 sroce.timeout={guest_timeout}",
+        "-serial", f"file:{log}", "-monitor", "none", "-display", "none",
+        "-netdev", f"socket,id=n0,fd={fd}",
+        "-device", f"virtio-net-pci,netdev=n0,mac={mac}",
+    ] + extra
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--initrd-a", required=True)
+    ap.add_argument("--initrd-b", required=True)
+    ap.add_argument("--log-a", required=True)
+    ap.add_argument("--log-b", required=True)
+    ap.add_argument("--pcap")
+    ap.add_argument("--timeout", type=int, default=900)
+    args = ap.parse_args()
+
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    for s in (a, b):
+        os.set_inheritable(s.fileno(), True)
+    guest_timeout = max(args.timeout - 30, 30)
+    extra_a = []
+    if args.pcap:
+        extra_a = ["-object", f"filter-dump,id=f0,netdev=n0,file={args.pcap},maxlen=160"]
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            qemu_cmd(args.kernel, args.initrd_a, a.fileno(), "52:54:00:5e:00:0a", args.log_a,
+                     guest_timeout, extra_a),
+            pass_fds=[a.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
+        procs.append(subprocess.Popen(
+            qemu_cmd(args.kernel, args.initrd_b, b.fileno(), "52:54:00:5e:00:0b", args.log_b,
+                     guest_timeout, []),
+            pass_fds=[b.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
+        a.close()
+        b.close()
+        deadline = time.monotonic() + args.timeout
+        while time.monotonic() < deadline and any(p.poll() is None for p in procs):
+            time.sleep(0.5)
+        timed_out = any(p.poll() is None for p in procs)
+        if timed_out:
+            print(f"pair: VMs did not finish within {args.timeout} s", file=sys.stderr)
+        return 1 if timed_out or any(p.returncode not in (0, None) for p in procs) else 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        time.sleep(1)
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

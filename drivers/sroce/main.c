@@ -6,14 +6,36 @@
  */
 #include <linux/module.h>
 #include <linux/init.h>
+#include <rdma/rdma_netlink.h>
+
+#include "sroce.h"
 
 static int __init sroce_init(void)
 {
+	int err;
+
+	err = sroce_net_init();
+	if (err)
+		goto err_net;
+	err = register_netdevice_notifier(&sroce_netdev_notifier);
+	if (err)
+		goto err_notifier;
+	rdma_link_register(&sroce_link_ops);
 	return 0;
+
+err_notifier:
+	sroce_net_exit();
+err_net:
+	return err;
 }
 
 static void __exit sroce_exit(void)
 {
+	rdma_link_unregister(&sroce_link_ops);
+	/* stock rdma_rxe cannot be loaded beside us (UDP 4791): these are ours */
+	ib_unregister_driver(RDMA_DRIVER_RXE);
+	unregister_netdevice_notifier(&sroce_netdev_notifier);
+	sroce_net_exit();
 }
 
 module_init(sroce_init);
@@ -22,3 +44,4 @@ module_exit(sroce_exit);
 MODULE_AUTHOR("sroce developers");
 MODULE_DESCRIPTION("Soft RoCE provider with a spec-exact RC responder core");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK(SROCE_LINK_TYPE);

@@ -19,7 +19,7 @@ flavour=${1:-base}
 pkgs=(busybox-static kmod)
 if [ "$flavour" = full ]; then
 	pkgs+=(rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3 libpci3
-		perftest ibverbs-utils rdmacm-utils iproute2)
+		perftest ibverbs-utils rdmacm-utils iproute2 netcat-openbsd)
 fi
 # Installed on the host too, so ldd can resolve their libraries.
 "$top/tools/deps.sh" cpio gzip file "${pkgs[@]}"

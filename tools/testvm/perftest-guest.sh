@@ -1,13 +1,16 @@
 #!/bin/sh
-# Guest side of a two-VM perftest run.  /sroce/role holds "A <provider>"
-# (client, 10.0.0.1) or "B <provider>" (server, 10.0.0.2);
-# /sroce/workloads has one workload per line:
+# Guest side of a two-VM perftest run.  /sroce/role holds A (the client,
+# 10.0.0.1, always stock rdma_rxe) or B (the server, 10.0.0.2, the
+# responder named in /sroce/responder); /sroce/workloads has one workload
+# per line:
 #	name tool size iterations tcp-port [extra perftest options...]
 # A size of "-" means the tool's default (ib_atomic_bw).  Each workload's
 # client result is printed as
 #	SROCE-WL <name> <bytes> <iterations> <BW average MB/s> <MsgRate Mpps>
 # and each side's rdma counters after it between SROCE-STATS markers.
-read -r ROLE PROVIDER < /sroce/role
+read -r ROLE < /sroce/role
+PROVIDER=rxe
+[ "$ROLE" = A ] || read -r PROVIDER < /sroce/responder
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11

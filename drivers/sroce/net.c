@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RoCEv2 UDP tunnel: UDP port 4791 sockets for IPv4 and IPv6 in
+ * init_net, bound at module load so that sroce and rdma_rxe exclude each
+ * other, and the receive entry point.
+ *
+ * Receive today: a packet is matched to its sroce device by the receiving
+ * netdev; there are no queue pairs yet, so every packet is dropped under
+ * a named reason and counted.
+ */
+#include <linux/debugfs.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/udp_tunnel.h>
+
+#include <sroce/ib_wire.h>
+#include "sroce.h"
+
+#define SROCE_ICRC_SIZE 4
+
+static struct socket *sroce_sk4;
+static struct socket *sroce_sk6;
+/* Drops that no device can count (no sroce device on the netdev). */
+static atomic64_t sroce_global_drops[SROCE_RX_DROP_COUNT];
+static struct dentry *sroce_debugfs;
+
+void sroce_rx_drop_global(enum sroce_drop why)
+{
+	atomic64_inc(&sroce_global_drops[why]);
+}
+
+static int sroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	struct sroce_dev *sdev = sroce_get_dev_from_net(skb->dev);
+	enum sroce_drop why;
+
+	if (!sdev) {
+		sroce_rx_drop_global(SROCE_RX_DROP_NO_DEVICE);
+		goto drop;
+	}
+	sroce_count(sdev, SROCE_CNT_RX_PACKETS);
+	if (skb->len < sizeof(struct udphdr) + sizeof(struct sroce_bth) + SROCE_ICRC_SIZE) {
+		why = SROCE_RX_DROP_TOO_SHORT;
+		goto drop_dev;
+	}
+	/* No queue pairs exist yet: nothing can take the packet. */
+	why = SROCE_RX_DROP_NO_QP;
+drop_dev:
+	sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
+	ib_device_put(&sdev->ibdev);
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+static struct socket *sroce_udp_tunnel(bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tnl = {
+		.encap_type = 1,
+		.encap_rcv = sroce_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.ipv6_v6only = ipv6,
+		.local_udp_port = htons(SROCE_ROCE_V2_PORT),
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(&init_net, &cfg, &sock);
+	if (err)
+		return ERR_PTR(err);
+	setup_udp_tunnel_sock(&init_net, sock, &tnl);
+	return sock;
+}
+
+static int sroce_drops_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "rx_drop_no_device %lld\n",
+		   atomic64_read(&sroce_global_drops[SROCE_RX_DROP_NO_DEVICE]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sroce_drops);
+
+int sroce_net_init(void)
+{
+	int err;
+
+	sroce_sk4 = sroce_udp_tunnel(false);
+	if (IS_ERR(sroce_sk4)) {
+		err = PTR_ERR(sroce_sk4);
+		pr_err("sroce: cannot bind UDP %d over IPv4 (is rdma_rxe loaded?): %d\n",
+		       SROCE_ROCE_V2_PORT, err);
+		goto err_sk4;
+	}
+	if (IS_ENABLED(CONFIG_IPV6)) {
+		sroce_sk6 = sroce_udp_tunnel(true);
+		if (IS_ERR(sroce_sk6)) {
+			err = PTR_ERR(sroce_sk6);
+			pr_err("sroce: cannot bind UDP %d over IPv6: %d\n", SROCE_ROCE_V2_PORT, err);
+			goto err_sk6;
+		}
+	}
+	sroce_debugfs = debugfs_create_dir("sroce", NULL);
+	debugfs_create_file("global_drops", 0444, sroce_debugfs, NULL, &sroce_drops_fops);
+	return 0;
+
+err_sk6:
+	sroce_sk6 = NULL;
+	udp_tunnel_sock_release(sroce_sk4);
+err_sk4:
+	sroce_sk4 = NULL;
+	return err;
+}
+
+void sroce_net_exit(void)
+{
+	debugfs_remove_recursive(sroce_debugfs);
+	if (sroce_sk6)
+		udp_tunnel_sock_release(sroce_sk6);
+	udp_tunnel_sock_release(sroce_sk4);
+}

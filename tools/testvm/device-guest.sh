@@ -1,0 +1,81 @@
+#!/bin/sh
+# Guest side of the sroce device test (tools/testvm/device-test.sh).
+# VM B owns the sroce device; VM A sends it raw UDP 4791 datagrams.
+read -r ROLE < /sroce/role
+. /sroce/guest-lib.sh
+net_up || exit 10
+fail=0
+check() {	# check "what" command...
+	what=$1
+	shift
+	if "$@" >/tmp/check.out 2>&1; then echo "device-test: ok: $what"; else
+		echo "device-test: FAIL: $what"; cat /tmp/check.out; fail=1; fi
+}
+not() { ! "$@"; }
+port_state() { cat /sys/class/infiniband/sroce0/ports/1/state; }
+stat_of() { rdma statistic show link sroce0/1 | tr ' ' '\n' | grep -A1 -x "$1" | tail -n1; }
+
+if [ "$ROLE" = A ]; then
+	# Wait until B's device is up (B listens on TCP 5000), then send one
+	# short and three full-size datagrams (netcat-openbsd).
+	i=0
+	until nc.openbsd -z -w1 "$PEER_IP" 5000 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 120 ] || { echo "device-test: B never got ready"; exit 1; }
+		sleep 0.5
+	done
+	printf 'x' | nc.openbsd -u -w1 "$PEER_IP" 4791
+	for i in 1 2 3; do
+		printf 'abcdefghijklmnopqrstuvwxyz0123456789' | nc.openbsd -u -w1 "$PEER_IP" 4791
+	done
+	echo "device-test: datagrams sent"
+	exit 0
+fi
+
+modprobe ib_uverbs || exit 11
+check "rdma link add autoloads sroce" rdma link add sroce0 type sroce netdev eth0
+check "sroce module loaded" grep -q '^sroce ' /proc/modules
+check "port ACTIVE" sh -c 'port_state() { cat /sys/class/infiniband/sroce0/ports/1/state; }; port_state | grep -q ACTIVE'
+ibv_devinfo -v -d sroce0 >/tmp/devinfo 2>&1
+cat /tmp/devinfo | grep -E 'transport|vendor_id|vendor_part_id|state|link_layer|max_qp_rd_atom|active_mtu|max_mtu|phys_port_cnt'
+check "librxe attaches (ibv_devinfo)" grep -q 'hca_id:.*sroce0' /tmp/devinfo
+check "transport InfiniBand" grep -q 'transport:.*InfiniBand' /tmp/devinfo
+check "vendor_id 0xffffff" grep -qE 'vendor_id:[[:space:]]+0xffffff' /tmp/devinfo
+check "vendor_part_id 0" grep -qE 'vendor_part_id:[[:space:]]+0$' /tmp/devinfo
+check "link_layer Ethernet" grep -q 'link_layer:.*Ethernet' /tmp/devinfo
+check "max_qp_rd_atom 128" grep -qE '^[[:space:]]*max_qp_rd_atom:[[:space:]]+128' /tmp/devinfo
+check "active_mtu 1024 at eth MTU 1500" grep -qE 'active_mtu:[[:space:]]+1024' /tmp/devinfo
+check "pkey 0xffff" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/pkeys/0 | grep -qi 0xffff'
+check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/gid_attrs/types/1 | grep -q "RoCE v2"'
+check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
+check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
+
+# Drops from VM A: one too short, three with no QP to take them.
+busybox nc -l -p 5000 </dev/null >/dev/null 2>&1 &
+i=0
+while [ "$(stat_of rx_packets)" != 4 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+rdma statistic show link sroce0/1
+check "rx_packets 4" test "$(stat_of rx_packets)" = 4
+check "rx_drop_too_short 1" test "$(stat_of rx_drop_too_short)" = 1
+check "rx_drop_no_qp 3" test "$(stat_of rx_drop_no_qp)" = 3
+
+# Port state follows the netdev; the MTU follows the netdev's MTU.
+$IP link set eth0 down
+check "port DOWN with the link down" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q DOWN'
+$IP link set eth0 up
+sleep 1
+check "port ACTIVE again" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q ACTIVE'
+$IP link set eth0 mtu 9000 && check "active_mtu 4096 at MTU 9000" sh -c 'ibv_devinfo -d sroce0 | grep -qE "active_mtu:[[:space:]]+4096"'
+$IP link set eth0 mtu 1500
+
+check "rdma link delete" rdma link delete sroce0
+check "device gone" not test -e /sys/class/infiniband/sroce0
+check "rmmod sroce" rmmod sroce
+check "stock rdma_rxe loads after sroce is gone" modprobe rdma_rxe
+rmmod rdma_rxe
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi
+echo "device-test: done, fail=$fail"
+exit $fail

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Boot two test VMs on one link (tools/testvm/pair.py) and run a guest
+# script in each.
+#
+#   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR [-k normal|debug]
+#                            [-f FILE]... [-s] [-t SECONDS]
+#
+#   -A/-B  scripts run as /sroce/run.sh in VM A (10.0.0.1) and VM B
+#          (10.0.0.2); /sroce/guest-lib.sh has the network/RDMA helpers
+#   -f     extra file copied to /sroce/ in both VMs
+#   -s     install sroce.ko (built against the kernel) in both VMs'
+#          /lib/modules, so `rdma link add ... type sroce` autoloads it
+#
+# OUTDIR gets a.log, b.log (consoles) and link.pcap.  Fails if a guest
+# script fails, a VM does not finish, or either console shows an oops,
+# BUG, WARN, KASAN, lockdep or kmemleak report.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+sa= sb= out= flavour=normal tmo=1200 with_sroce=0
+files=()
+while getopts "A:B:o:k:f:st:" o; do
+	case $o in
+	A) sa=$OPTARG ;; B) sb=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;;
+	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; t) tmo=$OPTARG ;;
+	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	esac
+done
+[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+mkdir -p "$out"
+kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
+base=$("$here/mkinitramfs.sh" full | tail -n1)
+extra=()
+if [ $with_sroce = 1 ]; then
+	make -s -C "$top" module-for KDIR="$kdir" BUILD="$top/build/$flavour" >&2
+	extra=("$top/build/$flavour/sroce.ko")
+fi
+mods=$("$here/modroot.sh" "$kdir" "${extra[@]}" | tail -n1)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for side in A B; do
+	r=$work/$side/sroce
+	mkdir -p "$r"
+	echo "$side" >"$r/role"
+	cp "$here/guest-lib.sh" "$r/"
+	for f in "${files[@]}"; do cp "$f" "$r/"; done
+	if [ $side = A ]; then s=$sa; else s=$sb; fi
+	install -m 0755 "$s" "$r/run.sh"
+	(cd "$work/$side" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$work/$side.cpio.gz"
+	cat "$base" "$mods" "$work/$side.cpio.gz" >"$work/initrd-$side.cpio.gz"
+done
+
+rc=0
+python3 "$here/pair.py" --kernel "$kdir/arch/x86/boot/bzImage" \
+	--initrd-a "$work/initrd-A.cpio.gz" --initrd-b "$work/initrd-B.cpio.gz" \
+	--log-a "$out/a.log" --log-b "$out/b.log" --pcap "$out/link.pcap" --timeout "$tmo" || rc=1
+for side in a b; do
+	"$here/check-console.sh" "$out/$side.log" || rc=1
+	r=$(sed -n 's/.*SROCE-RESULT rc=\([0-9]*\).*/\1/p' "$out/$side.log" | tail -n1)
+	[ "${r:-x}" = 0 ] || { echo "run-pair: VM ${side^^} failed (rc=${r:-none}), see $out/$side.log" >&2; rc=1; }
+done
+exit $rc

@@ -10,8 +10,16 @@
 #define SROCE_H
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/netdevice.h>
+#include <linux/refcount.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
+
+#include <sroce/core_abi.h>
 
 #define SROCE_LINK_TYPE "sroce"
 #define SROCE_VENDOR_ID 0xffffff	/* as rxe: perftest takes its generic path */
@@ -20,11 +28,31 @@
 /* Ethernet + IPv6 + UDP + BTH + the largest extension + ICRC (rxe: 80). */
 #define SROCE_MAX_HDR_LENGTH 80
 
-/* Why a received packet was dropped: one counter each (stats.c names them). */
+#define SROCE_MAX_SGE 32		/* max_send_sge / max_recv_sge */
+#define SROCE_MAX_SRQ_SGE 27
+#define SROCE_MAX_INLINE 512
+#define SROCE_MIN_QPN 17		/* 0, 1 are special; rxe starts at 0x11 too */
+#define SROCE_MAX_QPN 0xffffff
+
+/*
+ * Why a received packet was dropped: one counter each (stats.c names
+ * them).  recv.c may add reasons: keep stats.c's table in step.
+ */
 enum sroce_drop {
 	SROCE_RX_DROP_NO_DEVICE,	/* no sroce device on the receiving netdev */
-	SROCE_RX_DROP_TOO_SHORT,	/* shorter than BTH + ICRC */
+	SROCE_RX_DROP_TOO_SHORT,	/* shorter than its headers + ICRC */
 	SROCE_RX_DROP_NO_QP,		/* no such destination QP */
+	SROCE_RX_DROP_BAD_TVER,		/* BTH TVer != 0 */
+	SROCE_RX_DROP_BAD_PKEY,		/* P_Key not 0xFFFF */
+	SROCE_RX_DROP_BAD_OPCODE,	/* not an RC opcode sroce handles */
+	SROCE_RX_DROP_BAD_PAD,		/* pad count larger than the payload */
+	SROCE_RX_DROP_BAD_ICRC,		/* ICRC mismatch */
+	SROCE_RX_DROP_QP_TYPE,		/* QP is not RC */
+	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD */
+	SROCE_RX_DROP_BAD_ADDR,		/* source/destination IP != the QP's path */
+	SROCE_RX_DROP_NO_REQUESTER,	/* a response: sroce has no requester yet */
+	SROCE_RX_DROP_RESP_BUSY,	/* responder queue full */
+	SROCE_RX_DROP_CORE,		/* the core decided DROP (its stats say why) */
 	SROCE_RX_DROP_COUNT,
 };
 
@@ -33,6 +61,8 @@ enum sroce_counter {
 	SROCE_CNT_RX_PACKETS,
 	SROCE_CNT_RX_DROP_FIRST,
 	SROCE_CNT_RX_DROP_LAST = SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_COUNT - 1,
+	SROCE_CNT_TX_PACKETS,
+	SROCE_CNT_TX_ERRORS,
 	SROCE_CNT_COUNT,
 };
 
@@ -42,12 +72,210 @@ struct sroce_dev {
 	struct net_device *ndev;
 	struct ib_device_attr attr;
 	enum ib_mtu active_mtu;
+	struct xarray qp_xa;		/* QPN -> struct sroce_qp, RCU lookups */
+	u32 qp_next;			/* cyclic QPN allocation hint */
+	struct xarray mr_xa;		/* key >> 8 -> struct sroce_mr, RCU lookups */
+	u32 mr_next;
+	spinlock_t atomic_lock;		/* serialises responder atomics */
 	atomic64_t counters[SROCE_CNT_COUNT];
 };
 
 struct sroce_ucontext {
 	struct ib_ucontext ibuc;
 };
+
+/* --- queue.c: the librxe shared rings (struct rxe_queue_buf) ------------ */
+
+/* A ring buffer's mmap entry; the buffer is freed when both the object
+ * and every user mapping are gone (ops.mmap_free).
+ */
+struct sroce_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	void *buf;			/* vmalloc_user() */
+	size_t size;
+};
+
+/*
+ * One ring.  The header in buf is user-writable: the kernel keeps its own
+ * copies of the geometry and of its own index, and masks every index it
+ * reads from the header.  FROM_CLIENT rings (SQ, RQ, SRQ): the kernel is
+ * the consumer; TO_CLIENT rings (CQ): the kernel is the producer.
+ */
+struct sroce_queue {
+	struct rxe_queue_buf *buf;
+	struct sroce_mmap_entry *mmap;
+	u32 log2_elem_size;
+	u32 index_mask;
+	u32 index;			/* kernel's own index (consumer or producer) */
+};
+
+/* --- cq.c -------------------------------------------------------------- */
+
+struct sroce_cq {
+	struct ib_cq ibcq;
+	struct sroce_queue queue;
+	spinlock_t lock;		/* producer side of queue, notify */
+	u8 notify;			/* 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED */
+};
+
+/* --- mr.c --------------------------------------------------------------- */
+
+struct sroce_pd {
+	struct ib_pd ibpd;
+};
+
+struct sroce_mr {
+	struct ib_mr ibmr;
+	struct sroce_dev *sdev;
+	struct ib_umem *umem;
+	struct page **pages;		/* the umem's pages, in order */
+	unsigned long npages;
+	unsigned int first_offset;	/* iova's offset in pages[0] */
+	u64 iova;
+	u64 length;
+	int access;			/* IB_ACCESS_* */
+	refcount_t refs;		/* lookups from the responder */
+	struct completion released;	/* refs reached zero */
+	struct rcu_head rcu;
+};
+
+/* --- resp.c: the responder shim around the core -------------------------- */
+
+/* A receive WQE copied out of the RQ/SRQ ring and validated. */
+struct sroce_recv_wqe {
+	u64 wr_id;
+	u32 num_sge;
+	u32 length;			/* sum of the SGE lengths */
+	struct rxe_sge sge[SROCE_MAX_SGE];
+};
+
+struct sroce_resp {
+	struct sroce_resp_qp core;	/* the C++ core's state */
+	struct sroce_rd_res *res;	/* max_dest_rd_atomic entries */
+	u32 nres;
+	struct sk_buff_head rxq;	/* request packets waiting for the worker */
+	struct work_struct work;	/* drains rxq: one RX batch per run */
+	spinlock_t lock;		/* serialises the worker against modify/destroy */
+	bool ready;			/* RTR or later: requests accepted */
+	/* The message being received (multi-packet SEND or WRITE). */
+	bool have_wqe;
+	struct sroce_recv_wqe wqe;
+	u32 recv_offset;		/* bytes of the message placed so far */
+	u64 write_va;			/* next WRITE address */
+	u32 write_rkey;
+	u32 write_resid;
+};
+
+/* --- qp.c --------------------------------------------------------------- */
+
+struct sroce_av {
+	int network_type;		/* RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6 */
+	union {
+		struct sockaddr_in in4;
+		struct sockaddr_in6 in6;
+	} saddr, daddr;
+	u8 dmac[ETH_ALEN];
+	u8 hop_limit;
+	u8 traffic_class;
+	u32 flow_label;
+	u16 sport;			/* UDP source port of this QP's packets */
+};
+
+struct sroce_srq {
+	struct ib_srq ibsrq;
+	struct sroce_pd *pd;
+	struct sroce_queue queue;
+	spinlock_t lock;		/* consumer side of queue */
+	u32 max_sge;
+	u32 limit;
+	u32 srq_num;
+};
+
+struct sroce_qp {
+	struct ib_qp ibqp;
+	struct sroce_dev *sdev;
+	struct sroce_pd *pd;
+	struct sroce_cq *scq;
+	struct sroce_cq *rcq;
+	struct sroce_srq *srq;
+	struct sroce_queue sq;
+	struct sroce_queue rq;		/* unused with an SRQ */
+	u32 sq_max_sge;
+	u32 sq_max_inline;
+	u32 rq_max_sge;
+	spinlock_t state_lock;		/* state and the attributes below */
+	enum ib_qp_state state;
+	struct sroce_av av;
+	u32 dest_qpn;
+	u32 path_mtu;			/* bytes */
+	u32 rq_psn;
+	u32 sq_psn;
+	int access_flags;		/* IB_ACCESS_REMOTE_* */
+	u8 min_rnr_timer;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u32 max_rd_atomic;
+	u32 max_dest_rd_atomic;
+	struct sroce_resp resp;
+	refcount_t refs;		/* lookups from the receive path */
+	struct completion released;
+};
+
+static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct sroce_qp, ibqp);
+}
+
+static inline struct sroce_cq *to_scq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct sroce_cq, ibcq);
+}
+
+static inline struct sroce_pd *to_spd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct sroce_pd, ibpd);
+}
+
+static inline struct sroce_mr *to_smr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct sroce_mr, ibmr);
+}
+
+static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct sroce_srq, ibsrq);
+}
+
+/* --- recv.c / tx.c / icrc.c: the wire ------------------------------------ */
+
+/*
+ * A received packet, parsed and validated by recv.c, in skb->cb.  Offsets
+ * are from skb->data, which recv.c leaves pointing at the BTH.
+ */
+struct sroce_pkt {
+	struct sroce_qp *qp;		/* referenced; the consumer puts it */
+	u32 psn;
+	u8 opcode;
+	u8 ackreq;
+	u8 se;				/* solicited event */
+	u8 has_imm;			/* ImmDt present (imm_data valid) */
+	u8 has_inv;			/* IETH present (imm_data is the rkey) */
+	u8 pad_;
+	u16 atmeth_off;			/* AtomicETH offset, 0 if none */
+	__be32 imm_data;		/* ImmDt or IETH, as received */
+	u32 payload_off;		/* payload starts here */
+	u32 payload_len;		/* pad and ICRC excluded */
+	u64 reth_va;			/* RETH or AtomicETH address */
+	u32 reth_rkey;
+	u32 reth_len;			/* RETH DMA length */
+};
+
+static inline struct sroce_pkt *sroce_pkt(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct sroce_pkt) > sizeof(skb->cb));
+	return (struct sroce_pkt *)skb->cb;
+}
 
 static inline struct sroce_dev *to_sdev(struct ib_device *ibdev)
 {
@@ -69,6 +297,77 @@ void sroce_set_mtu(struct sroce_dev *sdev, unsigned int ndev_mtu);
 int sroce_net_init(void);
 void sroce_net_exit(void);
 void sroce_rx_drop_global(enum sroce_drop why);
+struct socket *sroce_net_sock(bool ipv6);
+
+/* queue.c */
+int sroce_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num_elem,
+		     size_t elem_size, struct mminfo *mi);
+void sroce_queue_cleanup(struct sroce_queue *q);
+u32 sroce_queue_count(const struct sroce_queue *q);	/* FROM_CLIENT: slots ready */
+void *sroce_queue_head(struct sroce_queue *q);		/* FROM_CLIENT: next slot or NULL */
+void sroce_queue_pop(struct sroce_queue *q);		/* FROM_CLIENT: release head */
+void *sroce_queue_tail(struct sroce_queue *q);		/* TO_CLIENT: free slot or NULL */
+void sroce_queue_push(struct sroce_queue *q);		/* TO_CLIENT: publish tail */
+int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void sroce_mmap_free(struct rdma_user_mmap_entry *entry);
+
+/* cq.c */
+int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solicited);
+
+/* mr.c */
+int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
+				int access, struct ib_udata *udata);
+int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
+			      int access, u64 iova, u64 len);
+void sroce_mr_put(struct sroce_mr *mr);
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
+		    u64 *orig);
+
+/* qp.c */
+int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata);
+int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init);
+int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
+void sroce_qp_put(struct sroce_qp *qp);
+
+/* srq.c */
+int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		     struct ib_udata *udata);
+int sroce_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		     enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int sroce_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+
+/* recv.c: called by the UDP tunnel for every datagram (owns the skb) */
+void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
+
+/* icrc.c */
+u32 sroce_icrc(struct sk_buff *skb, unsigned int bth_off, unsigned int len);
+
+/* tx.c: build and send one response; @payload may be NULL when len is 0 */
+int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
+		      const void *payload, u32 len);
+
+/* resp.c: the responder shim */
+int sroce_resp_create(struct sroce_qp *qp);
+int sroce_resp_ready(struct sroce_qp *qp);	/* the QP entered RTR: (re)initialise the core */
+void sroce_resp_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: drain, flush */
+void sroce_resp_destroy(struct sroce_qp *qp);
+void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);	/* owns skb and the QP ref */
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

@@ -150,12 +150,6 @@ static void sroce_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
-/* No queue is mappable yet: every offset is unknown. */
-static int sroce_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
-{
-	return -EINVAL;
-}
-
 static void sroce_dealloc_driver(struct ib_device *ibdev)
 {
 }
@@ -172,7 +166,6 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.get_hw_stats = sroce_get_hw_stats,
 	.get_link_layer = sroce_get_link_layer,
 	.get_port_immutable = sroce_get_port_immutable,
-	.mmap = sroce_mmap,
 	.query_device = sroce_query_device,
 	.query_pkey = sroce_query_pkey,
 	.query_port = sroce_query_port,

@@ -14,6 +14,9 @@ static int __init sroce_init(void)
 {
 	int err;
 
+	sroce_wq = alloc_workqueue("sroce", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!sroce_wq)
+		return -ENOMEM;
 	err = sroce_net_init();
 	if (err)
 		goto err_net;
@@ -26,6 +29,7 @@ static int __init sroce_init(void)
 err_notifier:
 	sroce_net_exit();
 err_net:
+	destroy_workqueue(sroce_wq);
 	return err;
 }
 
@@ -36,6 +40,7 @@ static void __exit sroce_exit(void)
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&sroce_netdev_notifier);
 	sroce_net_exit();
+	destroy_workqueue(sroce_wq);
 }
 
 module_init(sroce_init);

@@ -4,9 +4,8 @@
  * init_net, bound at module load so that sroce and rdma_rxe exclude each
  * other, and the receive entry point.
  *
- * Receive today: a packet is matched to its sroce device by the receiving
- * netdev; there are no queue pairs yet, so every packet is dropped under
- * a named reason and counted.
+ * A datagram is matched to its sroce device by the receiving netdev and
+ * handed to recv.c; without a device it is dropped and counted here.
  */
 #include <linux/debugfs.h>
 #include <linux/skbuff.h>
@@ -15,8 +14,6 @@
 
 #include <sroce/ib_wire.h>
 #include "sroce.h"
-
-#define SROCE_ICRC_SIZE 4
 
 static struct socket *sroce_sk4;
 static struct socket *sroce_sk6;
@@ -32,24 +29,14 @@ void sroce_rx_drop_global(enum sroce_drop why)
 static int sroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct sroce_dev *sdev = sroce_get_dev_from_net(skb->dev);
-	enum sroce_drop why;
 
 	if (!sdev) {
 		sroce_rx_drop_global(SROCE_RX_DROP_NO_DEVICE);
-		goto drop;
+		kfree_skb(skb);
+		return 0;
 	}
-	sroce_count(sdev, SROCE_CNT_RX_PACKETS);
-	if (skb->len < sizeof(struct udphdr) + sizeof(struct sroce_bth) + SROCE_ICRC_SIZE) {
-		why = SROCE_RX_DROP_TOO_SHORT;
-		goto drop_dev;
-	}
-	/* No queue pairs exist yet: nothing can take the packet. */
-	why = SROCE_RX_DROP_NO_QP;
-drop_dev:
-	sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
+	sroce_rcv(sdev, skb);
 	ib_device_put(&sdev->ibdev);
-drop:
-	kfree_skb(skb);
 	return 0;
 }
 
@@ -72,6 +59,11 @@ static struct socket *sroce_udp_tunnel(bool ipv6)
 		return ERR_PTR(err);
 	setup_udp_tunnel_sock(&init_net, sock, &tnl);
 	return sock;
+}
+
+struct socket *sroce_net_sock(bool ipv6)
+{
+	return ipv6 ? sroce_sk6 : sroce_sk4;
 }
 
 static int sroce_drops_show(struct seq_file *m, void *unused)

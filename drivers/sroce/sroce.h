@@ -63,6 +63,10 @@ enum sroce_counter {
 	SROCE_CNT_RX_DROP_LAST = SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_COUNT - 1,
 	SROCE_CNT_TX_PACKETS,
 	SROCE_CNT_TX_ERRORS,
+	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
+	SROCE_CNT_CORE_FIRST,
+	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
+			      sizeof(struct sroce_resp_stats) / sizeof(u64) - 1,
 	SROCE_CNT_COUNT,
 };
 
@@ -157,6 +161,8 @@ struct sroce_resp {
 	struct work_struct work;	/* drains rxq: one RX batch per run */
 	spinlock_t lock;		/* serialises the worker against modify/destroy */
 	bool ready;			/* RTR or later: requests accepted */
+	void *bounce;			/* one READ response payload (<= 4096 bytes) */
+	struct sroce_resp_stats seen;	/* core counters already added to the device */
 	/* The message being received (multi-packet SEND or WRITE). */
 	bool have_wqe;
 	struct sroce_recv_wqe wqe;
@@ -203,6 +209,7 @@ struct sroce_qp {
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 	u32 rq_max_sge;
+	enum ib_sig_type sq_sig_type;
 	spinlock_t state_lock;		/* state and the attributes below */
 	enum ib_qp_state state;
 	struct sroce_av av;
@@ -248,6 +255,8 @@ static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
 }
 
 /* --- recv.c / tx.c / icrc.c: the wire ------------------------------------ */
+
+#define SROCE_ICRC_SIZE 4		/* RoCEv2 ICRC trailer */
 
 /*
  * A received packet, parsed and validated by recv.c, in skb->cb.  Offsets
@@ -363,6 +372,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      const void *payload, u32 len);
 
 /* resp.c: the responder shim */
+extern struct workqueue_struct *sroce_wq;
 int sroce_resp_create(struct sroce_qp *qp);
 int sroce_resp_ready(struct sroce_qp *qp);	/* the QP entered RTR: (re)initialise the core */
 void sroce_resp_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: drain, flush */

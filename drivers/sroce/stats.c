@@ -1,16 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-device counters, read with `rdma statistic show link sroce0/1`.
- * Every dropped packet is counted under a named reason.
+ * Per-device counters, read with `rdma statistic show link sroce0/1`:
+ * packets, every receive drop under a named reason, and the responder
+ * core's counters (responses by kind, NAKs by code, ACKs coalesced away,
+ * duplicates by kind, sequence-error episodes, core drops by reason)
+ * summed over the device's QPs.
  */
 #include "sroce.h"
 
+#define RX_DROP(r) (SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_##r)
+#define CORE(field) (SROCE_CNT_CORE_FIRST + \
+		     offsetof(struct sroce_resp_stats, field) / sizeof(u64))
+
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
-	[SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_NO_DEVICE].name = "rx_drop_no_device",
-	[SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_TOO_SHORT].name = "rx_drop_too_short",
-	[SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_NO_QP].name = "rx_drop_no_qp",
+	[RX_DROP(NO_DEVICE)].name = "rx_drop_no_device",
+	[RX_DROP(TOO_SHORT)].name = "rx_drop_too_short",
+	[RX_DROP(NO_QP)].name = "rx_drop_no_qp",
+	[RX_DROP(BAD_TVER)].name = "rx_drop_bad_tver",
+	[RX_DROP(BAD_PKEY)].name = "rx_drop_bad_pkey",
+	[RX_DROP(BAD_OPCODE)].name = "rx_drop_bad_opcode",
+	[RX_DROP(BAD_PAD)].name = "rx_drop_bad_pad",
+	[RX_DROP(BAD_ICRC)].name = "rx_drop_bad_icrc",
+	[RX_DROP(QP_TYPE)].name = "rx_drop_qp_type",
+	[RX_DROP(QP_STATE)].name = "rx_drop_qp_state",
+	[RX_DROP(BAD_ADDR)].name = "rx_drop_bad_addr",
+	[RX_DROP(NO_REQUESTER)].name = "rx_drop_no_requester",
+	[RX_DROP(RESP_BUSY)].name = "rx_drop_resp_busy",
+	[RX_DROP(CORE)].name = "rx_drop_core",
+	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
+	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
+	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
+	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
+	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",
+	[CORE(sent[SROCE_RESP_READ_FIRST])].name = "resp_read_first",
+	[CORE(sent[SROCE_RESP_READ_MIDDLE])].name = "resp_read_middle",
+	[CORE(sent[SROCE_RESP_READ_LAST])].name = "resp_read_last",
+	[CORE(sent[SROCE_RESP_READ_ONLY])].name = "resp_read_only",
+	[CORE(sent[SROCE_RESP_ATOMIC_ACK])].name = "resp_atomic_ack",
+	[CORE(sent[SROCE_RESP_QP_ERROR])].name = "resp_qp_error",
+	[CORE(naks[SROCE_NAK_PSN_SEQ_ERR])].name = "nak_psn_seq_err",
+	[CORE(naks[SROCE_NAK_INVALID_REQ])].name = "nak_invalid_req",
+	[CORE(naks[SROCE_NAK_REM_ACCESS_ERR])].name = "nak_rem_access_err",
+	[CORE(naks[SROCE_NAK_REM_OP_ERR])].name = "nak_rem_op_err",
+	[CORE(acks_coalesced)].name = "acks_coalesced",
+	[CORE(unsolicited_acks)].name = "unsolicited_acks",
+	[CORE(dup_send_write)].name = "dup_send_write",
+	[CORE(dup_read)].name = "dup_read",
+	[CORE(dup_atomic)].name = "dup_atomic",
+	[CORE(seq_episodes)].name = "seq_err_episodes",
+	[CORE(drops[SROCE_DROP_NONE])].name = "core_drop_none",
+	[CORE(drops[SROCE_DROP_BAD_PSN])].name = "core_drop_bad_psn",
+	[CORE(drops[SROCE_DROP_BAD_OPCODE])].name = "core_drop_bad_opcode",
+	[CORE(drops[SROCE_DROP_BAD_VERDICT])].name = "core_drop_bad_verdict",
+	[CORE(drops[SROCE_DROP_NAK_LATCHED])].name = "core_drop_nak_latched",
+	[CORE(drops[SROCE_DROP_QP_ERROR])].name = "core_drop_qp_error",
+	[CORE(drops[SROCE_DROP_DUP_NO_RESOURCE])].name = "core_drop_dup_no_resource",
+	[CORE(drops[SROCE_DROP_DUP_ERROR])].name = "core_drop_dup_error",
+	[CORE(drops[SROCE_DROP_BUSY])].name = "core_drop_busy",
+	[CORE(drops[SROCE_DROP_NOT_EXPECTED])].name = "core_drop_not_expected",
 };
+
+/* Every counter has a name: a new enum value without one fails here. */
+static_assert(SROCE_CNT_CORE_LAST == CORE(drops[SROCE_DROP_REASON_COUNT - 1]));
+static_assert(RX_DROP(CORE) == SROCE_CNT_RX_DROP_LAST);
 
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
 {

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completion queues: user CQs only, one TO_CLIENT ring each (queue.c).
+ *
+ * Invariants:
+ * - cq->lock serialises the producer side of the ring, cq->notify and the
+ *   replacement of the ring by resize.  It is taken with interrupts saved:
+ *   CQEs are posted from softirq and from process context.
+ * - Each slot starts with a 48-byte struct ib_uverbs_wc that librxe copies
+ *   out as is.  A CQE is written before the producer index that makes it
+ *   visible (sroce_queue_push()).
+ * - The consumer index is the user's: it is read masked, and only to tell
+ *   how many CQEs are still unconsumed.
+ * - comp_handler and event_handler are called without cq->lock held.
+ */
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "sroce.h"
+
+/* A CQE's slot: librxe rejects a ring whose slots are smaller. */
+#define SROCE_CQE_SIZE sizeof(struct ib_uverbs_wc)
+
+/* The user's consumer index, masked. */
+static u32 cq_consumer(const struct sroce_queue *q)
+{
+	/* Pairs with librxe's release store: its reads of older CQEs are done. */
+	return smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
+}
+
+static void *cq_slot(const struct sroce_queue *q, u32 index)
+{
+	return q->buf->data + ((size_t)(index & q->index_mask) << q->log2_elem_size);
+}
+
+static int cq_check_cqe(struct ib_cq *ibcq, int cqe)
+{
+	if (cqe < 1 || cqe > to_sdev(ibcq->device)->attr.max_cqe)
+		return -EINVAL;
+	return 0;
+}
+
+int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct sroce_cq *cq = to_scq(ibcq);
+	struct sroce_ucontext *uctx;
+	struct rxe_create_cq_resp resp = {};
+	u32 num_cqe;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe > INT_MAX || cq_check_cqe(ibcq, attr->cqe))
+		return -EINVAL;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
+	spin_lock_init(&cq->lock);
+	cq->notify = 0;
+
+	num_cqe = attr->cqe;
+	err = sroce_queue_init(&uctx->ibuc, &cq->queue, &num_cqe, SROCE_CQE_SIZE, &resp.mi);
+	if (err)
+		return err;
+
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_cleanup_queue;
+
+	ibcq->cqe = num_cqe;
+	return 0;
+
+err_cleanup_queue:
+	sroce_queue_cleanup(&cq->queue);
+	return err;
+}
+
+int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	sroce_queue_cleanup(&to_scq(ibcq)->queue);
+	return 0;
+}
+
+/*
+ * librxe's resize replaces the ring: it unmaps the old one and maps the
+ * one described in the response.  The unconsumed CQEs move to the start of
+ * the new ring, in order.
+ */
+int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct sroce_cq *cq = to_scq(ibcq);
+	struct sroce_ucontext *uctx;
+	struct rxe_resize_cq_resp resp = {};
+	struct sroce_queue new, old;
+	unsigned long flags;
+	u32 num_cqe, count, cons, i;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	err = cq_check_cqe(ibcq, cqe);
+	if (err)
+		return err;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
+	num_cqe = cqe;
+	err = sroce_queue_init(&uctx->ibuc, &new, &num_cqe, SROCE_CQE_SIZE, &resp.mi);
+	if (err)
+		return err;
+
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_cleanup_new;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cons = cq_consumer(&cq->queue);
+	count = (cq->queue.index - cons) & cq->queue.index_mask;
+	if (count > num_cqe) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		err = -EINVAL;
+		goto err_cleanup_new;
+	}
+	for (i = 0; i < count; i++)
+		memcpy(cq_slot(&new, i), cq_slot(&cq->queue, cons + i), SROCE_CQE_SIZE);
+	new.index = count;
+	/* The moved CQEs are written before the index that shows them. */
+	smp_store_release(&new.buf->producer_index, new.index);
+	old = cq->queue;
+	cq->queue = new;
+	ibcq->cqe = num_cqe;
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	sroce_queue_cleanup(&old);
+	return 0;
+
+err_cleanup_new:
+	sroce_queue_cleanup(&new);
+	return err;
+}
+
+int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct sroce_cq *cq = to_scq(ibcq);
+	unsigned long irqflags;
+	int ret = 0;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	/* An armed NEXT_COMP already covers a SOLICITED request. */
+	if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = flags & IB_CQ_SOLICITED_MASK;
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->queue.index != cq_consumer(&cq->queue))
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+
+	return ret;
+}
+
+/**
+ * sroce_cq_post() - post one CQE and signal an armed CQ
+ * @cq: the completion queue
+ * @wc: the CQE, in the layout librxe polls
+ * @solicited: the completion is solicited (a receive with the BTH SE bit)
+ *
+ * Context: any; takes cq->lock with interrupts saved.
+ * Return: 0, or -ENOSPC if the CQ overflowed (IB_EVENT_CQ_ERR is raised).
+ */
+int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solicited)
+{
+	struct ib_cq *ibcq = &cq->ibcq;
+	unsigned long flags;
+	bool signal = false;
+	void *slot;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	slot = sroce_queue_tail(&cq->queue);
+	if (!slot) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		if (ibcq->event_handler) {
+			struct ib_event ev = {
+				.device = ibcq->device,
+				.element.cq = ibcq,
+				.event = IB_EVENT_CQ_ERR,
+			};
+
+			ibcq->event_handler(&ev, ibcq->cq_context);
+		}
+		return -ENOSPC;
+	}
+	memcpy(slot, wc, SROCE_CQE_SIZE);
+	sroce_queue_push(&cq->queue);
+
+	if (cq->notify == IB_CQ_NEXT_COMP || (cq->notify == IB_CQ_SOLICITED && solicited)) {
+		cq->notify = 0;
+		signal = true;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (signal)
+		ibcq->comp_handler(ibcq, ibcq->cq_context);
+	return 0;
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Protection domains and user memory regions: registration, key lookup
+ * for the responder, and the copies and atomics it performs on MR memory.
+ *
+ * Keys: an MR's lkey and rkey are equal, (index << 8) | a random low byte,
+ * where index (1..0xffffff) is its slot in sdev->mr_xa.  The slot is
+ * reserved empty, then published with the MR fully initialised, so an RCU
+ * lookup never sees a half-built MR.
+ *
+ * Lifetime: the registration holds the first reference in mr->refs;
+ * sroce_mr_get() takes another under RCU (refcount_inc_not_zero) and
+ * sroce_mr_put() drops it.  sroce_dereg_mr() erases the slot, drops the
+ * registration's reference and waits for mr->released before unpinning
+ * the pages; struct sroce_mr itself is freed after an RCU grace period,
+ * because a lookup may still be reading it while its count is zero.
+ *
+ * The device uses virtual DMA, so the pinned pages are kernel-addressable
+ * and mapped with kmap_local_page().  Atomics are serialised device-wide
+ * by sdev->atomic_lock.
+ */
+#include <linux/highmem.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+
+#include "sroce.h"
+
+/* The access bits an MR keeps; IB_ACCESS_HUGETLB is only a hint. */
+#define SROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+#define SROCE_MR_ACCESS_ACCEPTED (SROCE_MR_ACCESS | IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
+
+#define SROCE_MR_INDEX_MAX 0xffffff
+
+int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+/* [iova, iova + len) lies inside the MR; len 0 may sit at its end. */
+static bool sroce_mr_covers(const struct sroce_mr *mr, u64 iova, u64 len)
+{
+	return iova >= mr->iova && len <= mr->length &&
+	       iova - mr->iova <= mr->length - len;
+}
+
+/* Byte offset of @iova from the start of pages[0]. */
+static u64 sroce_mr_offset(const struct sroce_mr *mr, u64 iova)
+{
+	return iova - mr->iova + mr->first_offset;
+}
+
+/* Record the umem's pages, in order, in mr->pages. */
+static int sroce_mr_fill_pages(struct sroce_mr *mr)
+{
+	struct sg_page_iter iter;
+	unsigned long n = 0;
+
+	mr->npages = ib_umem_num_pages(mr->umem);
+	mr->pages = kvmalloc_array(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+
+	for_each_sgtable_page(&mr->umem->sgt_append.sgt, &iter, 0) {
+		if (n < mr->npages)
+			mr->pages[n] = sg_page_iter_page(&iter);
+		n++;
+	}
+	if (WARN_ON_ONCE(n != mr->npages)) {
+		kvfree(mr->pages);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
+				int access, struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sdev(ibpd->device);
+	struct sroce_mr *mr;
+	u32 index;
+	u32 key;
+	int err;
+
+	if (access & ~SROCE_MR_ACCESS_ACCEPTED)
+		return ERR_PTR(-EOPNOTSUPP);
+	/* The copy and atomic paths rely on iova and start sharing a page offset. */
+	if ((start ^ iova) & ~PAGE_MASK)
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		goto err_free_mr;
+	}
+
+	err = sroce_mr_fill_pages(mr);
+	if (err)
+		goto err_release_umem;
+
+	mr->sdev = sdev;
+	mr->first_offset = ib_umem_offset(mr->umem);
+	mr->iova = iova;
+	mr->length = length;
+	mr->access = access & SROCE_MR_ACCESS;
+	refcount_set(&mr->refs, 1);
+	init_completion(&mr->released);
+
+	/* Reserve the slot empty: lookups find nothing until it is published. */
+	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
+			      XA_LIMIT(1, SROCE_MR_INDEX_MAX), &sdev->mr_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_free_pages;
+
+	key = index << 8 | get_random_u8();
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	mr->ibmr.device = ibpd->device;
+	mr->ibmr.pd = ibpd;
+
+	err = xa_err(xa_store(&sdev->mr_xa, index, mr, GFP_KERNEL));
+	if (err)
+		goto err_erase;
+
+	return &mr->ibmr;
+
+err_erase:
+	xa_erase(&sdev->mr_xa, index);
+err_free_pages:
+	kvfree(mr->pages);
+err_release_umem:
+	ib_umem_release(mr->umem);
+err_free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct sroce_mr *mr = to_smr(ibmr);
+
+	xa_erase(&mr->sdev->mr_xa, ibmr->lkey >> 8);
+	sroce_mr_put(mr);
+	wait_for_completion(&mr->released);
+
+	ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kfree_rcu(mr, rcu);
+	return 0;
+}
+
+/*
+ * The MR named by @key, referenced, if it belongs to @pd, grants every bit
+ * of @access and covers [iova, iova + len); otherwise NULL.
+ */
+struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
+			      int access, u64 iova, u64 len)
+{
+	struct sroce_mr *mr;
+
+	rcu_read_lock();
+	mr = xa_load(&sdev->mr_xa, key >> 8);
+	if (!mr || mr->ibmr.rkey != key || mr->ibmr.pd != &pd->ibpd ||
+	    (mr->access & access) != access || !sroce_mr_covers(mr, iova, len) ||
+	    !refcount_inc_not_zero(&mr->refs))
+		mr = NULL;
+	rcu_read_unlock();
+	return mr;
+}
+
+void sroce_mr_put(struct sroce_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->refs))
+		complete(&mr->released);
+}
+
+/* Copy @len bytes between @buf and the MR at @iova: into the MR if @to_mr. */
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
+{
+	u64 off;
+
+	if (!sroce_mr_covers(mr, iova, len))
+		return -EFAULT;
+
+	off = sroce_mr_offset(mr, iova);
+	while (len) {
+		unsigned int pgoff = off & ~PAGE_MASK;
+		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
+		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+
+		if (to_mr)
+			memcpy(va + pgoff, buf, n);
+		else
+			memcpy(buf, va + pgoff, n);
+		kunmap_local(va);
+
+		buf += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Execute a responder atomic on the host-endian u64 at @iova; *@orig gets
+ * the value found there.  An 8-byte aligned iova keeps the operand within
+ * one page, since iova and the user address share their page offset.
+ */
+int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
+		    u64 *orig)
+{
+	u64 off, value;
+	void *va;
+	u64 *p;
+
+	if (opcode != SROCE_OP_CMP_SWAP && opcode != SROCE_OP_FETCH_ADD)
+		return -EINVAL;
+	if (iova & (sizeof(u64) - 1))
+		return -EINVAL;
+	if (!sroce_mr_covers(mr, iova, sizeof(u64)))
+		return -EFAULT;
+
+	off = sroce_mr_offset(mr, iova);
+	va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+	p = va + (off & ~PAGE_MASK);
+
+	spin_lock_bh(&mr->sdev->atomic_lock);
+	value = READ_ONCE(*p);
+	if (opcode == SROCE_OP_FETCH_ADD)
+		WRITE_ONCE(*p, value + compare_add);
+	else if (value == compare_add)
+		WRITE_ONCE(*p, swap);
+	spin_unlock_bh(&mr->sdev->atomic_lock);
+
+	kunmap_local(va);
+	*orig = value;
+	return 0;
+}

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC queue pairs: create, modify, query, destroy, the QPN table and the
+ * post_send doorbell.  Only user QPs exist: librxe owns the SQ and RQ
+ * rings (queue.c), the responder (resp.c) consumes the RQ or SRQ.
+ *
+ * Locking:
+ * - sdev->qp_xa maps QPN -> QP.  A QP is stored there only once it is
+ *   fully initialised; the receive path looks it up under RCU and takes
+ *   a reference (sroce_qp_get()).  Destroy erases the QPN, waits for an
+ *   RCU grace period and for the last reference before tearing down,
+ *   because the core frees the QP as soon as destroy returns.
+ * - qp->state_lock covers qp->state and every attribute modify_qp stores;
+ *   readers outside modify_qp take it too.
+ * - sroce_modify_mutex serialises modify_qp calls (uverbs holds only a
+ *   shared lock on the QP), so a transition is checked against the state
+ *   it is applied to; the responder hooks run under it, outside the
+ *   spinlock.
+ */
+#include <linux/log2.h>
+#include <linux/mutex.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <sroce/psn.h>
+#include "sroce.h"
+
+static DEFINE_MUTEX(sroce_modify_mutex);
+
+/* An rxe ring keeps one slot empty: the capacity is the index mask. */
+static u32 sroce_ring_capacity(const struct sroce_queue *q)
+{
+	return q->index_mask;
+}
+
+static struct ib_ucontext *sroce_uctx(struct ib_udata *udata)
+{
+	return &rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc)->ibuc;
+}
+
+struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn)
+{
+	struct sroce_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&sdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void sroce_qp_put(struct sroce_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refs))
+		complete(&qp->released);
+}
+
+static int sroce_qp_check_cap(const struct sroce_dev *sdev, const struct ib_qp_cap *cap,
+			      bool has_srq)
+{
+	u32 max_wr = sdev->attr.max_qp_wr;
+	u32 max_recv_sge = min_t(u32, sdev->attr.max_recv_sge, SROCE_MAX_SGE);
+
+	if (cap->max_send_wr > max_wr || cap->max_send_sge > sdev->attr.max_send_sge ||
+	    cap->max_inline_data > SROCE_MAX_INLINE)
+		return -EINVAL;
+	if (!has_srq && (cap->max_recv_wr > max_wr || cap->max_recv_sge > max_recv_sge))
+		return -EINVAL;
+	return 0;
+}
+
+int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata)
+{
+	struct sroce_dev *sdev = to_sdev(ibqp->device);
+	struct sroce_qp *qp = to_sqp(ibqp);
+	struct rxe_create_qp_resp resp = {};
+	struct ib_ucontext *uctx;
+	u32 qpn, num, wqe_size;
+	int err;
+
+	if (init->qp_type != IB_QPT_RC || !udata || init->rwq_ind_tbl)
+		return -EOPNOTSUPP;
+	if (init->create_flags || udata->inlen || udata->outlen < sizeof(resp))
+		return -EINVAL;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	err = sroce_qp_check_cap(sdev, &init->cap, !!init->srq);
+	if (err)
+		return err;
+	uctx = sroce_uctx(udata);
+
+	qp->sdev = sdev;
+	qp->pd = to_spd(ibqp->pd);
+	qp->scq = to_scq(init->send_cq);
+	qp->sq_sig_type = init->sq_sig_type;
+	qp->rcq = to_scq(init->recv_cq);
+	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
+	spin_lock_init(&qp->state_lock);
+	qp->state = IB_QPS_RESET;
+	qp->path_mtu = ib_mtu_enum_to_int(IB_MTU_256);
+	qp->max_rd_atomic = 1;
+	qp->max_dest_rd_atomic = 1;
+	refcount_set(&qp->refs, 1);
+	init_completion(&qp->released);
+
+	/* Reserve the QPN; the QP becomes visible at the end. */
+	err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL, XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
+			      &sdev->qp_next, GFP_KERNEL);
+	if (err < 0)
+		return err;
+	ibqp->qp_num = qpn;
+
+	wqe_size = max_t(u32, init->cap.max_send_sge * sizeof(struct rxe_sge),
+			 init->cap.max_inline_data);
+	qp->sq_max_sge = wqe_size / sizeof(struct rxe_sge);
+	qp->sq_max_inline = wqe_size;
+	num = init->cap.max_send_wr;
+	err = sroce_queue_init(uctx, &qp->sq, &num, sizeof(struct rxe_send_wqe) + wqe_size,
+			       &resp.sq_mi);
+	if (err)
+		goto err_erase;
+	init->cap.max_send_wr = num;
+	init->cap.max_send_sge = qp->sq_max_sge;
+	init->cap.max_inline_data = qp->sq_max_inline;
+
+	if (qp->srq) {
+		init->cap.max_recv_wr = 0;
+		init->cap.max_recv_sge = 0;
+	} else {
+		qp->rq_max_sge = init->cap.max_recv_sge;
+		num = init->cap.max_recv_wr;
+		err = sroce_queue_init(uctx, &qp->rq, &num, sizeof(struct rxe_recv_wqe) +
+				       qp->rq_max_sge * sizeof(struct rxe_sge), &resp.rq_mi);
+		if (err)
+			goto err_sq;
+		init->cap.max_recv_wr = num;
+	}
+
+	err = sroce_resp_create(qp);
+	if (err)
+		goto err_rq;
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_resp;
+	err = xa_err(xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL));
+	if (err)
+		goto err_resp;
+	return 0;
+
+err_resp:
+	sroce_resp_destroy(qp);
+err_rq:
+	if (!qp->srq)
+		sroce_queue_cleanup(&qp->rq);
+err_sq:
+	sroce_queue_cleanup(&qp->sq);
+err_erase:
+	xa_erase(&sdev->qp_xa, qpn);
+	return err;
+}
+
+int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+
+	xa_erase(&qp->sdev->qp_xa, ibqp->qp_num);
+	/* A lookup that found the QP has now taken its reference or failed. */
+	synchronize_rcu();
+	sroce_resp_stop(qp);
+	sroce_qp_put(qp);
+	wait_for_completion(&qp->released);
+	sroce_resp_destroy(qp);
+	if (!qp->srq)
+		sroce_queue_cleanup(&qp->rq);
+	sroce_queue_cleanup(&qp->sq);
+	return 0;
+}
+
+/* Initiator and responder depths: a power of two, at least 1 (as rxe). */
+static u32 sroce_rd_atomic_depth(u8 n)
+{
+	return roundup_pow_of_two(max_t(u32, n, 1));
+}
+
+/*
+ * Check a RoCEv2 path (the core has filled the sgid attr and resolved the
+ * dmac) and turn it into @av; the UDP source port is set when stored.
+ */
+static int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	const struct ib_gid_attr *sgid_attr = grh->sgid_attr;
+	struct sockaddr *saddr = (struct sockaddr *)&av->saddr;
+	struct sockaddr *daddr = (struct sockaddr *)&av->daddr;
+	int type;
+
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid_attr)
+		return -EINVAL;
+	type = rdma_gid_attr_network_type(sgid_attr);
+	if (type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+
+	memset(av, 0, sizeof(*av));
+	av->network_type = type;
+	rdma_gid2ip(saddr, &sgid_attr->gid);
+	rdma_gid2ip(daddr, &grh->dgid);
+	if (saddr->sa_family != daddr->sa_family)
+		return -EINVAL;
+	ether_addr_copy(av->dmac, ah->roce.dmac);
+	av->hop_limit = grh->hop_limit;
+	av->traffic_class = grh->traffic_class;
+	av->flow_label = grh->flow_label;
+	return 0;
+}
+
+/* Everything modify_qp checks before it changes anything. */
+static int sroce_qp_check_attr(const struct ib_qp_attr *attr, int mask, enum ib_qp_state cur,
+			       enum ib_qp_state next, struct sroce_av *av)
+{
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		return -EINVAL;
+	if (!ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+		return -EINVAL;
+	/* No alternate path: automatic path migration is not supported. */
+	if (mask & IB_QP_ALT_PATH)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PATH_MIG_STATE) && attr->path_mig_state != IB_MIG_MIGRATED)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > SROCE_MAX_QP_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > SROCE_MAX_QP_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > SROCE_MAX_QPN)
+		return -EINVAL;
+	if (mask & IB_QP_AV)
+		return sroce_av_from_attr(&attr->ah_attr, av);
+	return 0;
+}
+
+/* Store the checked attributes.  IB_QP_QKEY does not apply to RC. */
+static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *attr, int mask,
+				const struct sroce_av *av)
+{
+	lockdep_assert_held(&qp->state_lock);
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_AV)
+		qp->av = *av;
+	if (mask & IB_QP_PATH_MTU)
+		qp->path_mtu = ib_mtu_enum_to_int(attr->path_mtu);
+	if (mask & IB_QP_DEST_QPN)
+		qp->dest_qpn = attr->dest_qp_num;
+	if (mask & IB_QP_RQ_PSN)
+		qp->rq_psn = attr->rq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_SQ_PSN)
+		qp->sq_psn = attr->sq_psn & SROCE_PSN_MASK;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_TIMEOUT)
+		qp->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = sroce_rd_atomic_depth(attr->max_rd_atomic);
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = sroce_rd_atomic_depth(attr->max_dest_rd_atomic);
+	/* RoCEv2 source port in 0xC000-0xFFFF, from the flow label or the QPN pair. */
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
+		qp->av.sport = rdma_get_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
+						  qp->dest_qpn);
+}
+
+/*
+ * The state becomes RTR only once the responder is ready, so that a
+ * failure leaves the QP in INIT; RESET and ERR are stored before the
+ * responder is stopped, so that the receive path stops feeding it.
+ */
+int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state cur, next;
+	struct sroce_av av;
+	unsigned long flags;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (udata && (udata->inlen || udata->outlen))
+		return -EOPNOTSUPP;
+
+	mutex_lock(&sroce_modify_mutex);
+	spin_lock_irqsave(&qp->state_lock, flags);
+	cur = qp->state;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	err = sroce_qp_check_attr(attr, mask, cur, next, &av);
+	if (err)
+		goto out;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (qp->state != cur) {
+		/* The responder moved the QP to ERR meanwhile. */
+		spin_unlock_irqrestore(&qp->state_lock, flags);
+		err = -EINVAL;
+		goto out;
+	}
+	sroce_qp_store_attr(qp, attr, mask, &av);
+	if (next != IB_QPS_RTR)
+		qp->state = next;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	if (next == cur)
+		goto out;
+	switch (next) {
+	case IB_QPS_RTR:
+		err = sroce_resp_ready(qp);
+		if (err)
+			break;
+		spin_lock_irqsave(&qp->state_lock, flags);
+		qp->state = IB_QPS_RTR;
+		spin_unlock_irqrestore(&qp->state_lock, flags);
+		break;
+	case IB_QPS_RESET:
+	case IB_QPS_ERR:
+		sroce_resp_stop(qp);
+		break;
+	default:
+		break;
+	}
+out:
+	mutex_unlock(&sroce_modify_mutex);
+	return err;
+}
+
+/* The GID table index of the QP's source address, 0 if it is gone. */
+static u8 sroce_sgid_index(struct sroce_qp *qp, struct sroce_av *av)
+{
+	const struct ib_gid_attr *gid_attr;
+	union ib_gid sgid;
+	u8 index;
+
+	rdma_ip2gid((struct sockaddr *)&av->saddr, &sgid);
+	gid_attr = rdma_find_gid_by_port(&qp->sdev->ibdev, &sgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 1,
+					 NULL);
+	if (IS_ERR(gid_attr))
+		return 0;
+	index = gid_attr->index;
+	rdma_put_gid_attr(gid_attr);
+	return index;
+}
+
+static void sroce_av_to_attr(struct sroce_qp *qp, struct sroce_av *av, struct rdma_ah_attr *ah)
+{
+	union ib_gid dgid;
+
+	ah->type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(ah, 1);
+	if (!av->network_type)
+		return;
+	rdma_ip2gid((struct sockaddr *)&av->daddr, &dgid);
+	rdma_ah_set_grh(ah, &dgid, av->flow_label, sroce_sgid_index(qp, av), av->hop_limit,
+			av->traffic_class);
+	ether_addr_copy(ah->roce.dmac, av->dmac);
+}
+
+static void sroce_qp_get_cap(const struct sroce_qp *qp, struct ib_qp_cap *cap)
+{
+	cap->max_send_wr = sroce_ring_capacity(&qp->sq);
+	cap->max_send_sge = qp->sq_max_sge;
+	cap->max_inline_data = qp->sq_max_inline;
+	if (!qp->srq) {
+		cap->max_recv_wr = sroce_ring_capacity(&qp->rq);
+		cap->max_recv_sge = qp->rq_max_sge;
+	}
+}
+
+/* Every attribute is returned, whatever @mask asks for (as rxe). */
+int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init)
+{
+	struct sroce_qp *qp = to_sqp(ibqp);
+	struct sroce_av av;
+	unsigned long flags;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	attr->qp_state = qp->state;
+	attr->path_mtu = ib_mtu_int_to_enum(qp->path_mtu);
+	attr->rq_psn = qp->rq_psn;
+	attr->sq_psn = qp->sq_psn;
+	attr->dest_qp_num = qp->dest_qpn;
+	attr->qp_access_flags = qp->access_flags;
+	attr->max_rd_atomic = qp->max_rd_atomic;
+	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
+	attr->min_rnr_timer = qp->min_rnr_timer;
+	attr->timeout = qp->timeout;
+	attr->retry_cnt = qp->retry_cnt;
+	attr->rnr_retry = qp->rnr_retry;
+	av = qp->av;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	attr->cur_qp_state = attr->qp_state;
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->port_num = 1;
+	sroce_qp_get_cap(qp, &attr->cap);
+	sroce_av_to_attr(qp, &av, &attr->ah_attr);
+
+	init->event_handler = ibqp->event_handler;
+	init->qp_context = ibqp->qp_context;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = attr->cap;
+	init->qp_type = IB_QPT_RC;
+	init->sq_sig_type = qp->sq_sig_type;
+	init->port_num = 1;
+	return 0;
+}
+
+/*
+ * The doorbell: librxe writes WQEs into the SQ ring and calls post_send
+ * with no WR.  There is no requester yet, so nothing is sent.
+ */
+int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr)
+{
+	if (wr)
+		*bad_wr = wr;
+	return -EOPNOTSUPP;
+}

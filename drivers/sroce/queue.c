@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rings shared with librxe (struct rxe_queue_buf) and their mmap.
+ *
+ * Invariants:
+ * - The header is user-writable.  The kernel writes log2_elem_size and
+ *   index_mask once, at init, and works from its private copies in
+ *   struct sroce_queue; every index read from the header is masked.
+ * - Indices are stored masked.  One slot always stays empty: the ring is
+ *   empty when producer == consumer, full when producer + 1 == consumer.
+ * - The side that owns an index fills or drains its slots first and then
+ *   publishes the index with smp_store_release(); the peer's index is read
+ *   with smp_load_acquire().  FROM_CLIENT rings (SQ, RQ, SRQ): the kernel
+ *   owns consumer_index.  TO_CLIENT rings (CQ): it owns producer_index.
+ * - The buffer belongs to its rdma_user_mmap_entry: sroce_queue_cleanup()
+ *   only removes the entry, and the buffer is freed by ops.mmap_free once
+ *   no mmap() of it is in progress.  A live user mapping holds its own
+ *   references to the pages (remap_vmalloc_range()).
+ */
+#include <linux/cache.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sroce.h"
+
+/*
+ * Bounds on the request: they keep the size computation from overflowing
+ * before the real limit, the 32-bit mminfo.size, is checked.
+ */
+#define SROCE_QUEUE_MAX_SLOTS	BIT(31)
+#define SROCE_QUEUE_MAX_ELEM	BIT(31)
+
+static void *queue_slot(const struct sroce_queue *q, u32 index)
+{
+	return q->buf->data + ((size_t)index << q->log2_elem_size);
+}
+
+/**
+ * sroce_queue_init() - allocate a ring and make it mmap()able by @uctx
+ * @uctx: the user context that will map the ring
+ * @q: the ring to initialise
+ * @num_elem: in: the slots wanted; out: the usable capacity (>= in)
+ * @elem_size: bytes each slot must hold
+ * @mi: filled with the offset and size librxe passes to mmap()
+ *
+ * Return: 0, -EINVAL for an impossible geometry, or -ENOMEM.
+ */
+int sroce_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num_elem,
+		     size_t elem_size, struct mminfo *mi)
+{
+	struct sroce_mmap_entry *e;
+	unsigned long stride;
+	u32 num_slots;
+	u64 size;
+	int err;
+
+	if (!*num_elem || *num_elem >= SROCE_QUEUE_MAX_SLOTS ||
+	    !elem_size || elem_size > SROCE_QUEUE_MAX_ELEM)
+		return -EINVAL;
+
+	stride = roundup_pow_of_two(max_t(size_t, elem_size, cache_line_size()));
+	num_slots = roundup_pow_of_two(*num_elem + 1);
+	size = sizeof(struct rxe_queue_buf) + ((u64)num_slots << ilog2(stride));
+	if (PAGE_ALIGN(size) > U32_MAX)
+		return -ENOMEM;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->size = size;
+	e->buf = vmalloc_user(e->size);
+	if (!e->buf) {
+		err = -ENOMEM;
+		goto err_free_entry;
+	}
+
+	err = rdma_user_mmap_entry_insert(uctx, &e->rdma, PAGE_ALIGN(e->size));
+	if (err)
+		goto err_free_buf;
+
+	q->buf = e->buf;
+	q->mmap = e;
+	q->log2_elem_size = ilog2(stride);
+	q->index_mask = num_slots - 1;
+	q->index = 0;
+	q->buf->log2_elem_size = q->log2_elem_size;
+	q->buf->index_mask = q->index_mask;
+
+	mi->offset = rdma_user_mmap_get_offset(&e->rdma);
+	mi->size = e->size;
+	mi->pad = 0;
+	*num_elem = num_slots - 1;
+	return 0;
+
+err_free_buf:
+	vfree(e->buf);
+err_free_entry:
+	kfree(e);
+	return err;
+}
+
+/**
+ * sroce_queue_cleanup() - give up the kernel's use of a ring
+ * @q: the ring; its buffer must not be touched afterwards
+ *
+ * No new mmap() of the ring can start; the buffer is freed through
+ * sroce_mmap_free() when the last reference to its entry goes.  A zeroed
+ * (never initialised) or already cleaned-up @q is left alone.
+ */
+void sroce_queue_cleanup(struct sroce_queue *q)
+{
+	if (!q->mmap)
+		return;
+	rdma_user_mmap_entry_remove(&q->mmap->rdma);
+	q->mmap = NULL;
+	q->buf = NULL;
+}
+
+/* FROM_CLIENT: the number of slots the user has produced and we have not popped. */
+u32 sroce_queue_count(const struct sroce_queue *q)
+{
+	/* Pairs with the user's release of producer_index: its slots are written. */
+	u32 prod = smp_load_acquire(&q->buf->producer_index) & q->index_mask;
+
+	return (prod - q->index) & q->index_mask;
+}
+
+/*
+ * FROM_CLIENT: the oldest unconsumed slot, or NULL if there is none.  The
+ * slot stays user-writable: callers copy it out before validating it.
+ */
+void *sroce_queue_head(struct sroce_queue *q)
+{
+	return sroce_queue_count(q) ? queue_slot(q, q->index) : NULL;
+}
+
+/* FROM_CLIENT: release the head slot to the user. */
+void sroce_queue_pop(struct sroce_queue *q)
+{
+	q->index = (q->index + 1) & q->index_mask;
+	/* Our reads of the slot are done before the user may reuse it. */
+	smp_store_release(&q->buf->consumer_index, q->index);
+}
+
+/* TO_CLIENT: the next free slot, or NULL if the ring is full. */
+void *sroce_queue_tail(struct sroce_queue *q)
+{
+	/* Pairs with the user's release of consumer_index: its reads are done. */
+	u32 cons = smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
+
+	if (((q->index + 1) & q->index_mask) == cons)
+		return NULL;
+	return queue_slot(q, q->index);
+}
+
+/* TO_CLIENT: publish the slot returned by sroce_queue_tail(). */
+void sroce_queue_push(struct sroce_queue *q)
+{
+	q->index = (q->index + 1) & q->index_mask;
+	/* The slot is written before the user can see it. */
+	smp_store_release(&q->buf->producer_index, q->index);
+}
+
+/* ops.mmap: map a ring at the offset sroce_queue_init() returned. */
+int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *rdma;
+	struct sroce_mmap_entry *e;
+	int err;
+
+	rdma = rdma_user_mmap_entry_get(uctx, vma);
+	if (!rdma)
+		return -EINVAL;
+	e = container_of(rdma, struct sroce_mmap_entry, rdma);
+
+	if (vma->vm_end - vma->vm_start > PAGE_ALIGN(e->size))
+		err = -EINVAL;
+	else
+		err = remap_vmalloc_range(vma, e->buf, 0);
+
+	rdma_user_mmap_entry_put(rdma);
+	return err;
+}
+
+/* ops.mmap_free: the entry's last reference is gone. */
+void sroce_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	struct sroce_mmap_entry *e = container_of(entry, struct sroce_mmap_entry, rdma);
+
+	vfree(e->buf);
+	kfree(e);
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: every RoCEv2 datagram from the UDP tunnel comes here.  The
+ * packet is checked in a fixed order (lengths, BTH, opcode, pad, ICRC,
+ * destination QP, its type, state and path), parsed into struct sroce_pkt
+ * and handed to the responder; any failure drops it under a named reason.
+ * sroce has no requester yet, so responses are dropped too.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+#include <net/ipv6.h>
+
+#include <sroce/ib_wire.h>
+#include "sroce.h"
+
+#define SROCE_BTH_PAD_MASK 0x3
+#define SROCE_BTH_QPN_MASK 0x00ffffff
+#define SROCE_BTH_PSN_MASK 0x00ffffff
+/* pkey_match() against IB_DEFAULT_PKEY_FULL: any 0x7fff, full or limited. */
+#define SROCE_PKEY_BASE_MASK 0x7fff
+
+#define BTH_LEN sizeof(struct sroce_bth)
+#define RETH_LEN sizeof(struct sroce_reth)
+#define AETH_LEN sizeof(struct sroce_aeth)
+#define ATMETH_LEN sizeof(struct sroce_atmeth)
+#define ATMACK_LEN sizeof(struct sroce_atmack)
+#define IMMDT_LEN sizeof(__be32)
+#define IETH_LEN sizeof(__be32)
+
+/*
+ * What an opcode carries (IBA Table 35 and 9.3).  Offsets are from the
+ * start of the BTH; 0 means the header is absent.
+ */
+struct sroce_opinfo {
+	u8 len;		/* BTH and extension headers; 0: not an RC opcode */
+	u8 reth;
+	u8 atmeth;
+	u8 immdt;
+	u8 ieth;
+	bool response;	/* for the requester, which sroce does not have */
+};
+
+static const struct sroce_opinfo sroce_opinfo[U8_MAX + 1] = {
+	[SROCE_OP_SEND_FIRST]		= { .len = BTH_LEN },
+	[SROCE_OP_SEND_MIDDLE]		= { .len = BTH_LEN },
+	[SROCE_OP_SEND_LAST]		= { .len = BTH_LEN },
+	[SROCE_OP_SEND_LAST_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
+	[SROCE_OP_SEND_ONLY]		= { .len = BTH_LEN },
+	[SROCE_OP_SEND_ONLY_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
+	[SROCE_OP_WRITE_FIRST]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
+	[SROCE_OP_WRITE_MIDDLE]		= { .len = BTH_LEN },
+	[SROCE_OP_WRITE_LAST]		= { .len = BTH_LEN },
+	[SROCE_OP_WRITE_LAST_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
+	[SROCE_OP_WRITE_ONLY]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
+	[SROCE_OP_WRITE_ONLY_IMM]	= { .len = BTH_LEN + RETH_LEN + IMMDT_LEN,
+					    .reth = BTH_LEN, .immdt = BTH_LEN + RETH_LEN },
+	[SROCE_OP_READ_REQUEST]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
+	[SROCE_OP_READ_RESP_FIRST]	= { .len = BTH_LEN + AETH_LEN, .response = true },
+	[SROCE_OP_READ_RESP_MIDDLE]	= { .len = BTH_LEN, .response = true },
+	[SROCE_OP_READ_RESP_LAST]	= { .len = BTH_LEN + AETH_LEN, .response = true },
+	[SROCE_OP_READ_RESP_ONLY]	= { .len = BTH_LEN + AETH_LEN, .response = true },
+	[SROCE_OP_ACKNOWLEDGE]		= { .len = BTH_LEN + AETH_LEN, .response = true },
+	[SROCE_OP_ATOMIC_ACKNOWLEDGE]	= { .len = BTH_LEN + AETH_LEN + ATMACK_LEN,
+					    .response = true },
+	[SROCE_OP_CMP_SWAP]		= { .len = BTH_LEN + ATMETH_LEN, .atmeth = BTH_LEN },
+	[SROCE_OP_FETCH_ADD]		= { .len = BTH_LEN + ATMETH_LEN, .atmeth = BTH_LEN },
+	[SROCE_OP_SEND_LAST_INV]	= { .len = BTH_LEN + IETH_LEN, .ieth = BTH_LEN },
+	[SROCE_OP_SEND_ONLY_INV]	= { .len = BTH_LEN + IETH_LEN, .ieth = BTH_LEN },
+};
+
+/* The packet's IP source and destination are the QP's path, reversed. */
+static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *ip4h = ip_hdr(skb);
+
+		return av->network_type == RDMA_NETWORK_IPV4 &&
+		       ip4h->saddr == av->daddr.in4.sin_addr.s_addr &&
+		       ip4h->daddr == av->saddr.in4.sin_addr.s_addr;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		return av->network_type == RDMA_NETWORK_IPV6 &&
+		       ipv6_addr_equal(&ip6h->saddr, &av->daddr.in6.sin6_addr) &&
+		       ipv6_addr_equal(&ip6h->daddr, &av->saddr.in6.sin6_addr);
+	}
+	return false;
+}
+
+/* Fill skb->cb from the BTH and the extension headers @info names. */
+static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
+			unsigned int pad)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	const u8 *bth = skb->data;
+	u32 apsn = get_unaligned_be32(bth + offsetof(struct sroce_bth, apsn));
+	const u8 *eth;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->opcode = bth[offsetof(struct sroce_bth, opcode)];
+	pkt->se = !!(bth[offsetof(struct sroce_bth, flags)] & SROCE_BTH_SE);
+	pkt->psn = apsn & SROCE_BTH_PSN_MASK;
+	pkt->ackreq = !!(apsn & SROCE_BTH_ACKREQ);
+
+	if (info->reth) {
+		eth = bth + info->reth;
+		pkt->reth_va = get_unaligned_be64(eth + offsetof(struct sroce_reth, va));
+		pkt->reth_rkey = get_unaligned_be32(eth + offsetof(struct sroce_reth, rkey));
+		pkt->reth_len = get_unaligned_be32(eth + offsetof(struct sroce_reth, len));
+	}
+	if (info->atmeth) {
+		eth = bth + info->atmeth;
+		pkt->atmeth_off = info->atmeth;
+		pkt->reth_va = get_unaligned_be64(eth + offsetof(struct sroce_atmeth, va));
+		pkt->reth_rkey = get_unaligned_be32(eth + offsetof(struct sroce_atmeth, rkey));
+	}
+	if (info->immdt) {
+		pkt->has_imm = 1;
+		pkt->imm_data = get_unaligned((const __be32 *)(bth + info->immdt));
+	}
+	if (info->ieth) {
+		pkt->has_inv = 1;
+		pkt->imm_data = get_unaligned((const __be32 *)(bth + info->ieth));
+	}
+
+	pkt->payload_off = info->len;
+	pkt->payload_len = skb->len - info->len - pad - SROCE_ICRC_SIZE;
+}
+
+/**
+ * sroce_rcv() - receive one RoCEv2 datagram.
+ * @sdev: the device of the receiving netdev; the caller holds a reference
+ * @skb: the datagram, skb->data at its UDP header; consumed
+ *
+ * A valid request goes to the responder with a QP reference in
+ * sroce_pkt(skb)->qp and skb->data at the BTH; anything else is dropped
+ * and counted under its reason.
+ */
+void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	const struct sroce_opinfo *info;
+	enum ib_qp_state state;
+	enum sroce_drop why;
+	struct sroce_qp *qp;
+	unsigned int hdr_len;
+	unsigned int paylen;
+	unsigned int pad;
+	bool path_ok;
+	__le32 icrc_buf;
+	const __le32 *icrcp;
+	const u8 *bth;
+	u16 pkey;
+
+	sroce_count(sdev, SROCE_CNT_RX_PACKETS);
+
+	/* pskb_may_pull() also fails without memory: the headers cannot be read. */
+	if (skb->len < sizeof(struct udphdr) + BTH_LEN + SROCE_ICRC_SIZE ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + BTH_LEN)) {
+		why = SROCE_RX_DROP_TOO_SHORT;
+		goto drop;
+	}
+	__skb_pull(skb, sizeof(struct udphdr));
+
+	/* Unknown opcodes have no entry: check their length as BTH-only. */
+	info = &sroce_opinfo[skb->data[offsetof(struct sroce_bth, opcode)]];
+	hdr_len = info->len ?: BTH_LEN;
+	if (skb->len < hdr_len + SROCE_ICRC_SIZE || !pskb_may_pull(skb, hdr_len)) {
+		why = SROCE_RX_DROP_TOO_SHORT;
+		goto drop;
+	}
+	bth = skb->data;
+
+	if (bth[offsetof(struct sroce_bth, flags)] & SROCE_BTH_TVER_MASK) {
+		why = SROCE_RX_DROP_BAD_TVER;
+		goto drop;
+	}
+
+	pkey = get_unaligned_be16(bth + offsetof(struct sroce_bth, pkey));
+	if ((pkey & SROCE_PKEY_BASE_MASK) != SROCE_PKEY_BASE_MASK) {
+		why = SROCE_RX_DROP_BAD_PKEY;
+		goto drop;
+	}
+
+	if (!info->len) {
+		why = SROCE_RX_DROP_BAD_OPCODE;
+		goto drop;
+	}
+	if (info->response) {
+		why = SROCE_RX_DROP_NO_REQUESTER;
+		goto drop;
+	}
+
+	pad = (bth[offsetof(struct sroce_bth, flags)] >> SROCE_BTH_PAD_SHIFT) & SROCE_BTH_PAD_MASK;
+	paylen = skb->len - hdr_len - SROCE_ICRC_SIZE;
+	if (pad > paylen) {
+		why = SROCE_RX_DROP_BAD_PAD;
+		goto drop;
+	}
+
+	icrcp = skb_header_pointer(skb, skb->len - SROCE_ICRC_SIZE, SROCE_ICRC_SIZE, &icrc_buf);
+	if (!icrcp ||
+	    get_unaligned_le32(icrcp) != sroce_icrc(skb, 0, skb->len - SROCE_ICRC_SIZE)) {
+		why = SROCE_RX_DROP_BAD_ICRC;
+		goto drop;
+	}
+
+	qp = sroce_qp_get(sdev, get_unaligned_be32(bth + offsetof(struct sroce_bth, qpn)) &
+				SROCE_BTH_QPN_MASK);
+	if (!qp) {
+		why = SROCE_RX_DROP_NO_QP;
+		goto drop;
+	}
+
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		why = SROCE_RX_DROP_QP_TYPE;
+		goto drop_qp;
+	}
+
+	spin_lock_bh(&qp->state_lock);
+	state = qp->state;
+	path_ok = sroce_path_match(&qp->av, skb);
+	spin_unlock_bh(&qp->state_lock);
+
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS && state != IB_QPS_SQD) {
+		why = SROCE_RX_DROP_QP_STATE;
+		goto drop_qp;
+	}
+	if (!path_ok) {
+		why = SROCE_RX_DROP_BAD_ADDR;
+		goto drop_qp;
+	}
+
+	sroce_parse(skb, info, pad);
+	sroce_pkt(skb)->qp = qp;
+	sroce_resp_enqueue(qp, skb);
+	return;
+
+drop_qp:
+	sroce_qp_put(qp);
+drop:
+	sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
+	kfree_skb(skb);
+}

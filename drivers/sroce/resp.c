@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The responder shim: feeds each RC request to the response-generation
+ * core (drivers/sroce/core/) and carries out its decisions.
+ *
+ * Request packets queued by recv.c are drained by one work item per QP;
+ * each run of the worker is one RX batch, so ACKs the core holds for
+ * coalescing go out at its end (C9-116).  For each packet: the core
+ * decides (sroce_resp_rx), the shim executes what it is told to (placing
+ * SEND/WRITE data, checking READ access, performing ATOMICs) and reports
+ * the outcome (sroce_resp_executed); then every response descriptor the
+ * core hands out is built and sent, READ data read from memory per
+ * packet.  The shim never chooses a PSN, MSN, syndrome or ACK timing.
+ *
+ * Locking: the worker is the only user of resp->core while resp->ready;
+ * sroce_resp_ready()/sroce_resp_stop() run with the worker cancelled.
+ * Receive WQEs are copied out of the user-writable ring and validated
+ * before use; a WQE slot is released only once its message completed.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <asm/unaligned.h>
+
+#include "sroce.h"
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static unsigned int ack_coalesce_max = 16;
+module_param(ack_coalesce_max, uint, 0444);
+MODULE_PARM_DESC(ack_coalesce_max,
+		 "AckReq'd requests one coalesced ACK may cover (1: an ACK per AckReq, like rxe)");
+
+#define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the worker */
+
+struct workqueue_struct *sroce_wq;
+
+static void sroce_resp_work(struct work_struct *work);
+
+int sroce_resp_create(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+
+	skb_queue_head_init(&resp->rxq);
+	INIT_WORK(&resp->work, sroce_resp_work);
+	spin_lock_init(&resp->lock);
+	resp->ready = false;
+	resp->res = NULL;
+	resp->nres = 0;
+	return 0;
+}
+
+static void sroce_resp_purge(struct sroce_qp *qp)
+{
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&qp->resp.rxq))) {
+		sroce_qp_put(sroce_pkt(skb)->qp);
+		kfree_skb(skb);
+	}
+}
+
+/* A receive WQE, copied out of its ring and validated.  NULL: none posted. */
+static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
+{
+	struct sroce_queue *q = qp->srq ? &qp->srq->queue : &qp->rq;
+	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq_max_sge;
+	const struct rxe_recv_wqe *slot;
+	unsigned long flags = 0;
+	u64 total = 0;
+	u32 i;
+	int err = 0;
+
+	if (qp->srq)
+		spin_lock_irqsave(&qp->srq->lock, flags);
+	slot = sroce_queue_head(q);
+	if (!slot) {
+		err = -EAGAIN;
+		goto out;
+	}
+	w->wr_id = READ_ONCE(slot->wr_id);
+	w->num_sge = READ_ONCE(slot->dma.num_sge);
+	if (w->num_sge > max_sge) {
+		err = -EINVAL;
+		goto out;
+	}
+	memcpy(w->sge, slot->dma.sge, w->num_sge * sizeof(w->sge[0]));
+	for (i = 0; i < w->num_sge; i++)
+		total += w->sge[i].length;
+	if (total > U32_MAX) {
+		err = -EINVAL;
+		goto out;
+	}
+	w->length = total;
+	/* An SRQ WQE belongs to this QP from now on (as stock rxe). */
+	if (qp->srq)
+		sroce_queue_pop(q);
+out:
+	if (qp->srq)
+		spin_unlock_irqrestore(&qp->srq->lock, flags);
+	return err;
+}
+
+static void sroce_release_wqe(struct sroce_qp *qp)
+{
+	if (!qp->srq)
+		sroce_queue_pop(&qp->rq);
+	qp->resp.have_wqe = false;
+}
+
+static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
+			   u32 byte_len, const struct sroce_pkt *pkt)
+{
+	struct ib_uverbs_wc wc = {
+		.wr_id = qp->resp.wqe.wr_id,
+		.status = status,
+		.opcode = opcode,
+		.byte_len = byte_len,
+		.qp_num = qp->ibqp.qp_num,
+		.src_qp = qp->dest_qpn,
+		.wc_flags = IB_WC_GRH,
+		.port_num = 1,
+	};
+
+	if (pkt && pkt->has_imm) {
+		wc.ex.imm_data = pkt->imm_data;
+		wc.wc_flags |= IB_WC_WITH_IMM;
+	} else if (pkt && pkt->has_inv) {
+		wc.ex.invalidate_rkey = be32_to_cpu(pkt->imm_data);
+		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+	}
+	sroce_cq_post(qp->rcq, &wc, pkt && pkt->se);
+}
+
+/* Copy @len bytes of @data into the receive WQE at the current offset. */
+static int sroce_place_recv(struct sroce_qp *qp, const u8 *data, u32 len)
+{
+	struct sroce_resp *resp = &qp->resp;
+	u32 off = resp->recv_offset, i;
+
+	if (len > resp->wqe.length - off)
+		return SROCE_EXEC_INVALID;	/* receive buffer too small */
+	for (i = 0; i < resp->wqe.num_sge && len; i++) {
+		const struct rxe_sge *sge = &resp->wqe.sge[i];
+		struct sroce_mr *mr;
+		u32 n;
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - off);
+		mr = sroce_mr_get(qp->sdev, qp->pd, sge->lkey, IB_ACCESS_LOCAL_WRITE,
+				  sge->addr + off, n);
+		if (!mr)
+			return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
+		if (sroce_mr_copy(mr, sge->addr + off, (void *)data, n, true)) {
+			sroce_mr_put(mr);
+			return SROCE_EXEC_REM_OP;
+		}
+		sroce_mr_put(mr);
+		data += n;
+		len -= n;
+		resp->recv_offset += n;
+		off = 0;
+	}
+	return len ? SROCE_EXEC_INVALID : SROCE_EXEC_OK;
+}
+
+static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_resp *resp = &qp->resp;
+	bool first = pkt->opcode == SROCE_OP_SEND_FIRST || pkt->opcode == SROCE_OP_SEND_ONLY ||
+		     pkt->opcode == SROCE_OP_SEND_ONLY_IMM || pkt->opcode == SROCE_OP_SEND_ONLY_INV;
+	bool last = pkt->opcode != SROCE_OP_SEND_FIRST && pkt->opcode != SROCE_OP_SEND_MIDDLE;
+	int err;
+
+	if (first) {
+		err = sroce_fetch_wqe(qp, &resp->wqe);
+		if (err == -EAGAIN)
+			return SROCE_EXEC_RNR;		/* C9-113 */
+		if (err)
+			return SROCE_EXEC_REM_OP;
+		resp->have_wqe = true;
+		resp->recv_offset = 0;
+	} else if (!resp->have_wqe) {
+		return SROCE_EXEC_INVALID;
+	}
+	err = sroce_place_recv(qp, skb->data + pkt->payload_off, pkt->payload_len);
+	if (err != SROCE_EXEC_OK) {
+		sroce_recv_cqe(qp, err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR : IB_WC_LOC_PROT_ERR,
+			       IB_WC_RECV, resp->recv_offset, NULL);
+		sroce_release_wqe(qp);
+		return err;
+	}
+	if (last) {
+		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
+		sroce_release_wqe(qp);
+	}
+	return SROCE_EXEC_OK;
+}
+
+static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_resp *resp = &qp->resp;
+	u8 op = pkt->opcode;
+	bool first = op == SROCE_OP_WRITE_FIRST || op == SROCE_OP_WRITE_ONLY ||
+		     op == SROCE_OP_WRITE_ONLY_IMM;
+	bool imm = op == SROCE_OP_WRITE_LAST_IMM || op == SROCE_OP_WRITE_ONLY_IMM;
+	struct sroce_mr *mr;
+	int err;
+
+	if (first) {
+		if (!(qp->access_flags & IB_ACCESS_REMOTE_WRITE))
+			return SROCE_EXEC_REM_ACCESS;
+		resp->write_va = pkt->reth_va;
+		resp->write_rkey = pkt->reth_rkey;
+		resp->write_resid = pkt->reth_len;
+		resp->recv_offset = pkt->reth_len;	/* byte_len of a WRITE_IMM CQE */
+	}
+	if (pkt->payload_len > resp->write_resid)
+		return SROCE_EXEC_INVALID;
+	if (imm) {
+		/* WRITE with immediate consumes a receive WQE (C9-113 if none). */
+		err = sroce_fetch_wqe(qp, &resp->wqe);
+		if (err == -EAGAIN)
+			return SROCE_EXEC_RNR;
+		if (err)
+			return SROCE_EXEC_REM_OP;
+		resp->have_wqe = true;
+	}
+	if (pkt->payload_len) {
+		mr = sroce_mr_get(qp->sdev, qp->pd, resp->write_rkey, IB_ACCESS_REMOTE_WRITE,
+				  resp->write_va, pkt->payload_len);
+		if (!mr)
+			return SROCE_EXEC_REM_ACCESS;		/* C9-124 */
+		err = sroce_mr_copy(mr, resp->write_va, skb->data + pkt->payload_off,
+				    pkt->payload_len, true);
+		sroce_mr_put(mr);
+		if (err)
+			return SROCE_EXEC_REM_ACCESS;
+		resp->write_va += pkt->payload_len;
+		resp->write_resid -= pkt->payload_len;
+	}
+	if (imm) {
+		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset, pkt);
+		sroce_release_wqe(qp);
+	}
+	return SROCE_EXEC_OK;
+}
+
+/* READ: access is checked now; the data is read per response packet. */
+static int sroce_exec_read(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_mr *mr;
+
+	if (!(qp->access_flags & IB_ACCESS_REMOTE_READ))
+		return SROCE_EXEC_REM_ACCESS;
+	if (!pkt->reth_len)
+		return SROCE_EXEC_OK;
+	mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_READ,
+			  pkt->reth_va, pkt->reth_len);
+	if (!mr)
+		return SROCE_EXEC_REM_ACCESS;
+	sroce_mr_put(mr);
+	return SROCE_EXEC_OK;
+}
+
+static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	const struct sroce_atmeth *eth = (const void *)(skb->data + pkt->atmeth_off);
+	struct sroce_mr *mr;
+	int err;
+
+	if (!(qp->access_flags & IB_ACCESS_REMOTE_ATOMIC))
+		return SROCE_EXEC_REM_ACCESS;
+	if (pkt->reth_va & 7)
+		return SROCE_EXEC_INVALID;		/* misaligned atomic */
+	mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_ATOMIC,
+			  pkt->reth_va, 8);
+	if (!mr)
+		return SROCE_EXEC_REM_ACCESS;
+	err = sroce_mr_atomic(mr, pkt->reth_va, pkt->opcode,
+			      be64_to_cpu((__force __be64)get_unaligned(&eth->compare)),
+			      be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add)), orig);
+	sroce_mr_put(mr);
+	return err ? SROCE_EXEC_REM_ACCESS : SROCE_EXEC_OK;
+}
+
+static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig)
+{
+	u8 op = sroce_pkt(skb)->opcode;
+
+	switch (op) {
+	case SROCE_OP_SEND_FIRST ... SROCE_OP_SEND_ONLY_IMM:
+	case SROCE_OP_SEND_LAST_INV:
+	case SROCE_OP_SEND_ONLY_INV:
+		return sroce_exec_send(qp, skb);
+	case SROCE_OP_WRITE_FIRST ... SROCE_OP_WRITE_ONLY_IMM:
+		return sroce_exec_write(qp, skb);
+	case SROCE_OP_READ_REQUEST:
+		return sroce_exec_read(qp, skb);
+	case SROCE_OP_CMP_SWAP:
+	case SROCE_OP_FETCH_ADD:
+		return sroce_exec_atomic(qp, skb, orig);
+	default:
+		return SROCE_EXEC_INVALID;	/* the core never asks for these */
+	}
+}
+
+static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = rule == SROCE_RULE_C9_124 || rule == SROCE_RULE_C9_100 ?
+			 IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL,
+	};
+
+	spin_lock_bh(&qp->state_lock);
+	qp->state = IB_QPS_ERR;
+	spin_unlock_bh(&qp->state_lock);
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* Send every response the core has queued, in its order. */
+static void sroce_resp_drain(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+	struct sroce_resp_desc d;
+	struct sroce_mr *mr;
+
+	while (sroce_resp_pull(&resp->core, &d)) {
+		trace_sroce_response(qp->ibqp.qp_num, &d);
+		switch (d.kind) {
+		case SROCE_RESP_READ_FIRST:
+		case SROCE_RESP_READ_MIDDLE:
+		case SROCE_RESP_READ_LAST:
+		case SROCE_RESP_READ_ONLY:
+			mr = d.length ? sroce_mr_get(qp->sdev, qp->pd, d.rkey, IB_ACCESS_REMOTE_READ,
+						     d.va, d.length) : NULL;
+			if (d.length && (!mr || sroce_mr_copy(mr, d.va, resp->bounce, d.length, false))) {
+				if (mr)
+					sroce_mr_put(mr);
+				/* C9-100: this packet becomes a NAK (or a drop for a duplicate). */
+				sroce_resp_read_failed(&resp->core, SROCE_EXEC_REM_ACCESS);
+				continue;
+			}
+			if (mr)
+				sroce_mr_put(mr);
+			sroce_tx_response(qp, &d, resp->bounce, d.length);
+			break;
+		case SROCE_RESP_QP_ERROR:
+			sroce_resp_qp_error(qp, d.rule);
+			break;
+		default:
+			sroce_tx_response(qp, &d, NULL, 0);
+			break;
+		}
+	}
+}
+
+static void sroce_resp_one(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	struct sroce_resp *resp = &qp->resp;
+	struct sroce_req req = {
+		.va = pkt->reth_va,
+		.psn = pkt->psn,
+		.payload_len = pkt->payload_len,
+		.dma_len = pkt->reth_len,
+		.rkey = pkt->reth_rkey,
+		.opcode = pkt->opcode,
+		.ackreq = pkt->ackreq,
+	};
+	struct sroce_exec ex = {};
+	struct sroce_resp_ret ret;
+
+	req.verdict = sroce_resp_classify(&resp->core, req.psn);
+	ret = sroce_resp_rx(&resp->core, &req);
+	if (ret.action == SROCE_ACT_EXECUTE) {
+		ex.status = sroce_execute(qp, skb, &ex.atomic_orig);
+		ret = sroce_resp_executed(&resp->core, &ex);
+	}
+	if (ret.action == SROCE_ACT_DROP)
+		sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_CORE);
+	sroce_resp_drain(qp);
+}
+
+/* Fold the core's per-QP counters into the device's. */
+static void sroce_resp_account(struct sroce_qp *qp)
+{
+	const struct sroce_resp_stats *now = sroce_resp_get_stats(&qp->resp.core);
+	const u64 *n = (const u64 *)now;
+	u64 *seen = (u64 *)&qp->resp.seen;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*now) % sizeof(u64));
+	for (i = 0; i < sizeof(*now) / sizeof(u64); i++) {
+		if (n[i] != seen[i])
+			atomic64_add(n[i] - seen[i], &qp->sdev->counters[SROCE_CNT_CORE_FIRST + i]);
+		seen[i] = n[i];
+	}
+}
+
+/* One RX batch: every request queued so far. */
+static void sroce_resp_work(struct work_struct *work)
+{
+	struct sroce_resp *resp = container_of(work, struct sroce_resp, work);
+	struct sroce_qp *qp = container_of(resp, struct sroce_qp, resp);
+	struct sk_buff_head batch;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&batch);
+	spin_lock_bh(&resp->rxq.lock);
+	skb_queue_splice_init(&resp->rxq, &batch);
+	spin_unlock_bh(&resp->rxq.lock);
+
+	spin_lock_bh(&resp->lock);
+	if (resp->ready) {
+		if (!qp->srq)
+			sroce_resp_set_credits(&resp->core, sroce_queue_count(&qp->rq));
+		sroce_resp_batch_begin(&resp->core);
+	}
+	skb_queue_walk(&batch, skb) {
+		if (resp->ready && !skb_linearize(skb))
+			sroce_resp_one(qp, skb);
+		else
+			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
+	}
+	if (resp->ready) {
+		sroce_resp_batch_end(&resp->core);
+		sroce_resp_drain(qp);
+		sroce_resp_account(qp);
+	}
+	spin_unlock_bh(&resp->lock);
+	/* The QP references go last: destroy waits for them (sroce_resp_destroy). */
+	while ((skb = __skb_dequeue(&batch))) {
+		sroce_qp_put(sroce_pkt(skb)->qp);
+		consume_skb(skb);
+	}
+}
+
+void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	enum sroce_drop why = SROCE_RX_DROP_RESP_BUSY;
+
+	if (!READ_ONCE(qp->resp.ready)) {
+		why = SROCE_RX_DROP_QP_STATE;
+		goto drop;
+	}
+	if (skb_queue_len(&qp->resp.rxq) >= SROCE_RESP_QUEUE_MAX)
+		goto drop;
+	skb_queue_tail(&qp->resp.rxq, skb);
+	queue_work(sroce_wq, &qp->resp.work);
+	return;
+drop:
+	sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + why);
+	sroce_qp_put(qp);
+	kfree_skb(skb);
+}
+
+/* The QP entered RTR: (re)initialise the core with its attributes. */
+int sroce_resp_ready(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+	struct sroce_resp_params p = {
+		.epsn = qp->rq_psn,
+		.pmtu = qp->path_mtu,
+		.ack_coalesce_max = ack_coalesce_max,
+		.srq = !!qp->srq,
+		.min_rnr_timer = qp->min_rnr_timer,
+	};
+	struct sroce_rd_res *res = NULL;
+	u32 nres = qp->max_dest_rd_atomic;
+	void *bounce;
+
+	if (nres) {
+		res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
+		if (!res)
+			return -ENOMEM;
+	}
+	bounce = kmalloc(SZ_4K, GFP_KERNEL);
+	if (!bounce) {
+		kfree(res);
+		return -ENOMEM;
+	}
+	cancel_work_sync(&resp->work);
+	spin_lock_bh(&resp->lock);
+	kfree(resp->res);
+	kfree(resp->bounce);
+	resp->res = res;
+	resp->nres = nres;
+	resp->bounce = bounce;
+	sroce_resp_init(&resp->core, &p, res, nres);
+	memset(&resp->seen, 0, sizeof(resp->seen));
+	resp->have_wqe = false;
+	resp->ready = true;
+	spin_unlock_bh(&resp->lock);
+	return 0;
+}
+
+/* RESET, ERR or destroy: stop taking requests; in ERR flush the receives. */
+void sroce_resp_stop(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+	struct sroce_recv_wqe *w = &resp->wqe;
+
+	spin_lock_bh(&resp->lock);
+	resp->ready = false;
+	spin_unlock_bh(&resp->lock);
+	cancel_work_sync(&resp->work);
+	sroce_resp_purge(qp);
+	if (qp->state != IB_QPS_ERR || qp->srq)
+		return;
+	/* IB_WC_WR_FLUSH_ERR for every receive still posted. */
+	if (resp->have_wqe) {
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_release_wqe(qp);
+	}
+	while (sroce_queue_head(&qp->rq)) {
+		sroce_fetch_wqe(qp, w);	/* wr_id is read even from a bad WQE */
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_queue_pop(&qp->rq);
+	}
+}
+
+/* Every QP reference is gone: wait out a worker still finishing its batch. */
+void sroce_resp_destroy(struct sroce_qp *qp)
+{
+	cancel_work_sync(&qp->resp.work);
+	kfree(qp->resp.res);
+	kfree(qp->resp.bounce);
+	qp->resp.res = NULL;
+	qp->resp.bounce = NULL;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit one response packet (ACK, NAK, RNR NAK, READ response, ATOMIC
+ * ACK) from a descriptor the responder core handed out.  The packet is
+ * built as stock rdma_rxe builds it (rxe_net.c): IPv4 or IPv6 + UDP with
+ * a zero checksum + BTH [+ AETH] [+ AtomicAckETH] + payload + pad + ICRC,
+ * routed in init_net pinned to the device's netdev and sent through the
+ * IP stack, which adds the link-layer header.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/sock.h>
+
+#include <sroce/ib_wire.h>
+#include "sroce.h"
+
+#define SROCE_PKEY_DEFAULT 0xffff
+#define SROCE_BTH_QPN_MASK 0x00ffffff
+#define SROCE_BTH_PSN_MASK 0x00ffffff
+#define SROCE_AETH_MSN_MASK 0x00ffffff
+#define SROCE_AETH_SYNDROME_SHIFT 24
+
+static struct dst_entry *sroce_route4(struct net *net, struct net_device *ndev,
+				      const struct sroce_av *av)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.saddr = av->saddr.in4.sin_addr.s_addr,
+		.daddr = av->daddr.in4.sin_addr.s_addr,
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return ERR_CAST(rt);
+	return &rt->dst;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static struct dst_entry *sroce_route6(struct sock *sk, struct net_device *ndev,
+				      const struct sroce_av *av)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = av->saddr.in6.sin6_addr,
+		.daddr = av->daddr.in6.sin6_addr,
+	};
+
+	return ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+}
+#else
+static struct dst_entry *sroce_route6(struct sock *sk, struct net_device *ndev,
+				      const struct sroce_av *av)
+{
+	return ERR_PTR(-EAFNOSUPPORT);
+}
+#endif
+
+static void sroce_push_udp(struct sk_buff *skb, const struct sroce_av *av)
+{
+	struct udphdr *udph = skb_push(skb, sizeof(*udph));
+
+	skb_reset_transport_header(skb);
+	udph->source = htons(av->sport);
+	udph->dest = htons(SROCE_ROCE_V2_PORT);
+	udph->len = htons(skb->len);
+	udph->check = 0;	/* as stock, for IPv4 and IPv6 alike */
+}
+
+static void sroce_push_ip4(struct net *net, struct sk_buff *skb, const struct sroce_av *av)
+{
+	struct iphdr *iph = skb_push(skb, sizeof(*iph));
+
+	skb_reset_network_header(skb);
+	iph->version = IPVERSION;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = av->traffic_class;
+	iph->tot_len = htons(skb->len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = av->hop_limit;
+	iph->protocol = IPPROTO_UDP;
+	iph->check = 0;		/* ip_local_out() computes it */
+	iph->saddr = av->saddr.in4.sin_addr.s_addr;
+	iph->daddr = av->daddr.in4.sin_addr.s_addr;
+	/* The ID is covered by the ICRC: choose it now. */
+	__ip_select_ident(net, iph, 1);
+}
+
+static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
+{
+	struct ipv6hdr *ip6h = skb_push(skb, sizeof(*ip6h));
+
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label) & IPV6_FLOWLABEL_MASK);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = av->hop_limit;
+	ip6h->saddr = av->saddr.in6.sin6_addr;
+	ip6h->daddr = av->daddr.in6.sin6_addr;
+}
+
+/* BTH, AETH, AtomicAckETH, payload and zero pad: @tlen bytes less the ICRC. */
+static void sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest_qpn,
+				const void *payload, u32 len, unsigned int pad)
+{
+	p[offsetof(struct sroce_bth, opcode)] = d->opcode;
+	/* SE, MigReq, AckReq and TVer are 0 in a response. */
+	p[offsetof(struct sroce_bth, flags)] = pad << SROCE_BTH_PAD_SHIFT;
+	put_unaligned_be16(SROCE_PKEY_DEFAULT, p + offsetof(struct sroce_bth, pkey));
+	put_unaligned_be32(dest_qpn & SROCE_BTH_QPN_MASK, p + offsetof(struct sroce_bth, qpn));
+	put_unaligned_be32(d->psn & SROCE_BTH_PSN_MASK, p + offsetof(struct sroce_bth, apsn));
+	p += sizeof(struct sroce_bth);
+
+	if (d->has_aeth) {
+		put_unaligned_be32((u32)d->syndrome << SROCE_AETH_SYNDROME_SHIFT |
+				   (d->msn & SROCE_AETH_MSN_MASK), p);
+		p += sizeof(struct sroce_aeth);
+	}
+	if (d->opcode == SROCE_OP_ATOMIC_ACKNOWLEDGE) {
+		put_unaligned_be64(d->atomic_orig, p);
+		p += sizeof(struct sroce_atmack);
+	}
+	if (len)
+		memcpy(p, payload, len);
+	memset(p + len, 0, pad);
+}
+
+/**
+ * sroce_tx_response() - build and send one response packet.
+ * @qp: the responding QP
+ * @d: what to send
+ * @payload: READ response data, @len bytes; may be NULL when @len is 0
+ * @len: payload bytes
+ *
+ * Return: 0 when the IP stack took the packet, else -errno.
+ */
+int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
+		      const void *payload, u32 len)
+{
+	struct net_device *ndev = qp->sdev->ndev;
+	unsigned int pad = -len & 3;
+	unsigned int ip_len;
+	unsigned int tlen;
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+	struct socket *sock;
+	struct sroce_av av;
+	struct net *net;
+	u32 dest_qpn;
+	bool ipv6;
+	int err;
+
+	spin_lock_bh(&qp->state_lock);
+	av = qp->av;
+	dest_qpn = qp->dest_qpn;
+	spin_unlock_bh(&qp->state_lock);
+
+	ipv6 = av.network_type == RDMA_NETWORK_IPV6;
+	sock = sroce_net_sock(ipv6);
+	if (!sock) {
+		err = -EAFNOSUPPORT;
+		goto err_count;
+	}
+	net = sock_net(sock->sk);
+
+	dst = ipv6 ? sroce_route6(sock->sk, ndev, &av) : sroce_route4(net, ndev, &av);
+	if (IS_ERR(dst)) {
+		err = PTR_ERR(dst);
+		goto err_count;
+	}
+
+	ip_len = ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	tlen = sizeof(struct sroce_bth) + len + pad + SROCE_ICRC_SIZE;
+	if (d->has_aeth)
+		tlen += sizeof(struct sroce_aeth);
+	if (d->opcode == SROCE_OP_ATOMIC_ACKNOWLEDGE)
+		tlen += sizeof(struct sroce_atmack);
+
+	skb = alloc_skb(LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr) + tlen,
+			GFP_ATOMIC);
+	if (!skb) {
+		err = -ENOMEM;
+		goto err_dst;
+	}
+	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr));
+	sroce_put_transport(skb_put(skb, tlen), d, dest_qpn, payload, len, pad);
+
+	sroce_push_udp(skb, &av);
+	if (ipv6) {
+		sroce_push_ip6(skb, &av);
+		skb->protocol = htons(ETH_P_IPV6);
+	} else {
+		sroce_push_ip4(net, skb, &av);
+		skb->protocol = htons(ETH_P_IP);
+	}
+	skb->dev = ndev;
+	skb_dst_set(skb, dst);
+
+	put_unaligned_le32(sroce_icrc(skb, ip_len + sizeof(struct udphdr),
+				      tlen - SROCE_ICRC_SIZE),
+			   skb_tail_pointer(skb) - SROCE_ICRC_SIZE);
+
+	if (ipv6)
+		err = ip6_local_out(net, sock->sk, skb);
+	else
+		err = ip_local_out(net, sock->sk, skb);
+	err = net_xmit_eval(err);
+	if (err) {
+		if (err > 0)
+			err = -ENOBUFS;
+		goto err_count;
+	}
+
+	sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
+	return 0;
+
+err_dst:
+	dst_release(dst);
+err_count:
+	sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+	return err;
+}

@@ -420,6 +420,10 @@ static void sroce_resp_work(struct work_struct *work)
 	skb_queue_splice_init(&resp->rxq, &batch);
 	spin_unlock_bh(&resp->rxq.lock);
 
+	if (skb_queue_empty(&batch))
+		return;
+	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
+	atomic64_add(skb_queue_len(&batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
 	spin_lock_bh(&resp->lock);
 	if (resp->ready) {
 		if (!qp->srq)

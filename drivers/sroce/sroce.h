@@ -63,6 +63,8 @@ enum sroce_counter {
 	SROCE_CNT_RX_DROP_LAST = SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_COUNT - 1,
 	SROCE_CNT_TX_PACKETS,
 	SROCE_CNT_TX_ERRORS,
+	SROCE_CNT_RX_BATCHES,		/* responder worker runs (RX batches) */
+	SROCE_CNT_RX_BATCH_PACKETS,	/* request packets they carried */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +

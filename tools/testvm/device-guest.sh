@@ -50,14 +50,14 @@ check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1
 check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
 check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
 
-# Drops from VM A: one too short, three with no QP to take them.
+# Drops from VM A: one too short, three whose BTH byte 1 has TVer 2.
 busybox nc -l -p 5000 </dev/null >/dev/null 2>&1 &
 i=0
 while [ "$(stat_of rx_packets)" != 4 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 rdma statistic show link sroce0/1
 check "rx_packets 4" test "$(stat_of rx_packets)" = 4
 check "rx_drop_too_short 1" test "$(stat_of rx_drop_too_short)" = 1
-check "rx_drop_no_qp 3" test "$(stat_of rx_drop_no_qp)" = 3
+check "rx_drop_bad_tver 3 (TVer != 0)" test "$(stat_of rx_drop_bad_tver)" = 3
 
 # Port state follows the netdev; the MTU follows the netdev's MTU.
 $IP link set eth0 down

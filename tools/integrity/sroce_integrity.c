@@ -1,0 +1,1944 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sroce_integrity - byte-exact data-integrity test for one RC QP pair.
+ *
+ *   server:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT]
+ *   client:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] SERVER_IP
+ *
+ * The two sides exchange QPN, PSN, GID, MTU and the rkey/address of a
+ * registered buffer over a plain TCP socket, connect an RC QP pair with a
+ * RoCEv2 GRH and run a fixed, deterministic sequence of operations
+ * (client -> server):
+ *
+ *   1. SEND / SEND_WITH_IMM      multi-SGE gather -> multi-SGE scatter
+ *   2. RDMA_WRITE[_WITH_IMM]     multi-SGE gather -> server memory
+ *   3. RDMA_READ                 server memory -> multi-SGE scatter
+ *   4. CMP_SWAP / FETCH_ADD      64-bit atomics on server memory
+ *
+ * Every byte that is transferred is checked against a pattern derived from
+ * (test id, item, byte index), and every byte next to it (gaps between
+ * SGEs, unused receive capacity, guard bytes around remote ranges) must be
+ * untouched.  Both buffers start filled with a position-dependent guard
+ * pattern, so a stray write anywhere in a checked region is caught.
+ *
+ * The TCP connection is also the control channel: every phase starts and
+ * ends with a handshake in which both sides say whether their QP is still
+ * usable, so after a transport failure (error completion, timeout) both
+ * sides skip the remaining phases instead of hanging.
+ *
+ * Output: "INTEGRITY <name> PASS" or "INTEGRITY <name> FAIL <reason>" per
+ * sub-test of this side, "INTEGRITY-PEER PASS|FAIL ..." (informational,
+ * what the peer reported) and "INTEGRITY RESULT PASS|FAIL".  The exit
+ * status is 0 only if every sub-test of this side passed.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#define DEFAULT_TCP_PORT	18800
+#define MAX_SEG			4		/* SGEs per work request */
+#define BUF_SIZE		(2u << 20)	/* registered buffer, each side */
+#define QUEUE_DEPTH		64		/* max_send_wr / max_recv_wr */
+#define CQ_DEPTH		256
+#define RD_ATOMIC		16		/* max_rd_atomic / max_dest_rd_atomic */
+#define PROTO_MAGIC		0x53524f4345494e54ull	/* "SROCEINT" */
+#define PROTO_VERSION		1
+#define GUARD_SEED		0x6a09e667f3bcc908ull
+#define MAX_DETAIL		8		/* detail lines per sub-test */
+#define TCP_IO_TIMEOUT_S	120
+#define ACCEPT_TIMEOUT_S	300
+#define CONNECT_RETRY_S		60
+
+static unsigned poll_timeout_ms = 20000;
+
+/* ------------------------------------------------------------------ */
+/* Sub-test bookkeeping                                                */
+/* ------------------------------------------------------------------ */
+
+enum side { CLI = 1, SRV = 2 };
+
+enum subtest_id {
+	ST_SETUP, ST_SEND, ST_SEND_IMM, ST_WRITE, ST_WRITE_IMM, ST_READ,
+	ST_CAS, ST_FADD, ST_ATOMIC_FINAL, ST_TEARDOWN, ST_COUNT
+};
+
+struct subtest {
+	const char *name;
+	unsigned sides;		/* which side reports it */
+	bool reported;
+	unsigned nfail;
+	char reason[256];	/* first failure */
+};
+
+static struct subtest subtests[ST_COUNT] = {
+	[ST_SETUP]		= { "setup",		CLI | SRV, false, 0, "" },
+	[ST_SEND]		= { "send",		CLI | SRV, false, 0, "" },
+	[ST_SEND_IMM]		= { "send_imm",		CLI | SRV, false, 0, "" },
+	[ST_WRITE]		= { "write",		CLI | SRV, false, 0, "" },
+	[ST_WRITE_IMM]		= { "write_imm",	CLI | SRV, false, 0, "" },
+	[ST_READ]		= { "read",		CLI | SRV, false, 0, "" },
+	[ST_CAS]		= { "atomic_cmp_swap",	CLI,       false, 0, "" },
+	[ST_FADD]		= { "atomic_fetch_add",	CLI,       false, 0, "" },
+	[ST_ATOMIC_FINAL]	= { "atomic_final",	SRV,       false, 0, "" },
+	[ST_TEARDOWN]		= { "teardown",		CLI | SRV, false, 0, "" },
+};
+
+static unsigned my_side;
+
+static void fail(int st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Record a failure of sub-test st; the first one becomes its reason. */
+static void fail(int st, const char *fmt, ...)
+{
+	struct subtest *t = &subtests[st];
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t->nfail == 0)
+		snprintf(t->reason, sizeof(t->reason), "%s", msg);
+	if (t->nfail < MAX_DETAIL)
+		printf("# %s: %s\n", t->name, msg);
+	else if (t->nfail == MAX_DETAIL)
+		printf("# %s: further failures not shown\n", t->name);
+	t->nfail++;
+}
+
+/* Print the INTEGRITY line of sub-test st (once). */
+static void report(int st)
+{
+	struct subtest *t = &subtests[st];
+
+	if (t->reported || !(t->sides & my_side))
+		return;
+	t->reported = true;
+	if (t->nfail == 0)
+		printf("INTEGRITY %s PASS\n", t->name);
+	else if (t->nfail == 1)
+		printf("INTEGRITY %s FAIL %s\n", t->name, t->reason);
+	else
+		printf("INTEGRITY %s FAIL %s (+%u more)\n", t->name, t->reason,
+		       t->nfail - 1);
+}
+
+/* Fail and report every sub-test of this side not reported yet. */
+static void report_rest(const char *why)
+{
+	for (int st = 0; st < ST_COUNT; st++) {
+		struct subtest *t = &subtests[st];
+
+		if (t->reported || !(t->sides & my_side))
+			continue;
+		if (t->nfail == 0)
+			fail(st, "not run: %s", why);
+		report(st);
+	}
+}
+
+static unsigned failed_subtests(void)
+{
+	unsigned n = 0;
+
+	for (int st = 0; st < ST_COUNT; st++)
+		if ((subtests[st].sides & my_side) && subtests[st].nfail)
+			n++;
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Data patterns                                                       */
+/* ------------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Byte i of the data stream with the given seed. */
+static inline uint8_t pat_byte(uint64_t seed, uint64_t i)
+{
+	return (uint8_t)mix64(seed + (i + 1) * 0x9e3779b97f4a7c15ull);
+}
+
+/* Guard byte at buffer offset off: depends on the position only. */
+static inline uint8_t guard_byte(uint64_t off)
+{
+	return pat_byte(GUARD_SEED, off);
+}
+
+/* Seed of item idx of test test_id. */
+static uint64_t seed_for(unsigned test_id, unsigned idx)
+{
+	return mix64(((uint64_t)test_id << 32) | idx);
+}
+
+/* Deterministic generator for the layouts (splitmix64). */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s += 0x9e3779b97f4a7c15ull;
+	return mix64(*s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffer layouts                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A region of a registered buffer: n SGEs (off[i], len[i]) at unaligned
+ * offsets with small gaps between them, inside [rstart, rend), which also
+ * holds 16+ guard bytes before the first and 16 after the last SGE.  The
+ * "stream" of a seglist is the concatenation of its SGEs.
+ */
+struct seglist {
+	unsigned n;
+	uint64_t off[MAX_SEG];
+	uint32_t len[MAX_SEG];
+	uint64_t rstart, rend;
+};
+
+struct arena {
+	uint64_t pos, size;
+	bool overflow;
+};
+
+/* Carve a region of capacity cap split into nseg unaligned SGEs. */
+static void layout(struct arena *a, uint64_t *rng, uint32_t cap, unsigned nseg,
+		   struct seglist *s)
+{
+	uint32_t remaining = cap;
+	uint64_t cur;
+
+	if (nseg > cap)
+		nseg = cap;
+	if (nseg == 0)
+		nseg = 1;
+	memset(s, 0, sizeof(*s));
+	s->n = nseg;
+	s->rstart = (a->pos + 63) & ~63ull;
+	cur = s->rstart + 16 + 1 + 2 * (rng_next(rng) % 4);	/* odd offset */
+	for (unsigned i = 0; i < nseg; i++) {
+		uint32_t l = remaining;
+
+		if (i != nseg - 1) {
+			uint32_t maxl = remaining - (nseg - 1 - i);
+			uint32_t span = 2 * (remaining / (nseg - i));
+
+			if (span > maxl)
+				span = maxl;
+			if (span == 0)
+				span = 1;
+			l = 1 + (uint32_t)(rng_next(rng) % span);
+		}
+		s->off[i] = cur;
+		s->len[i] = l;
+		remaining -= l;
+		cur += l;
+		if (i != nseg - 1)
+			cur += 1 + rng_next(rng) % 11;	/* guard gap */
+	}
+	s->rend = cur + 16;
+	a->pos = s->rend;
+	if (a->pos > a->size)
+		a->overflow = true;
+}
+
+static void fill_guard(uint8_t *buf, uint64_t start, uint64_t end)
+{
+	for (uint64_t o = start; o < end; o++)
+		buf[o] = guard_byte(o);
+}
+
+/* Guard-fill the region, then write stream bytes [0, valid) of seed. */
+static void fill_region(uint8_t *buf, const struct seglist *s, uint64_t seed,
+			uint64_t valid)
+{
+	uint64_t p = 0;
+
+	fill_guard(buf, s->rstart, s->rend);
+	for (unsigned i = 0; i < s->n; i++)
+		for (uint32_t j = 0; j < s->len[i] && p < valid; j++, p++)
+			buf[s->off[i] + j] = pat_byte(seed, p);
+}
+
+/*
+ * Check every byte of region s: stream byte p must equal pat_byte(seed, p)
+ * for p < valid and the guard pattern beyond; every byte of the region
+ * outside the SGEs must still be guard.  Returns the number of wrong bytes
+ * and describes the first one in why.
+ */
+static uint64_t verify_region(const uint8_t *buf, const struct seglist *s,
+			      uint64_t seed, uint64_t valid, char *why,
+			      size_t whylen)
+{
+	uint64_t bad = 0, pos = s->rstart, p = 0;
+
+	why[0] = '\0';
+	for (unsigned i = 0; i <= s->n; i++) {
+		uint64_t gap_end = i < s->n ? s->off[i] : s->rend;
+
+		for (; pos < gap_end; pos++) {
+			if (buf[pos] == guard_byte(pos))
+				continue;
+			if (!bad++)
+				snprintf(why, whylen,
+					 "guard byte at buffer offset %" PRIu64
+					 " overwritten (0x%02x, guard 0x%02x)",
+					 pos, buf[pos], guard_byte(pos));
+		}
+		if (i == s->n)
+			break;
+		for (uint32_t j = 0; j < s->len[i]; j++, pos++, p++) {
+			bool data = p < valid;
+			uint8_t want = data ? pat_byte(seed, p) : guard_byte(pos);
+
+			if (buf[pos] == want)
+				continue;
+			if (!bad++)
+				snprintf(why, whylen,
+					 "%s byte %" PRIu64 " (sge %u +%u) = 0x%02x, expected 0x%02x",
+					 data ? "data" : "unused-capacity",
+					 p, i, j, buf[pos], want);
+		}
+	}
+	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* The deterministic test plan (identical on both sides)               */
+/* ------------------------------------------------------------------ */
+
+enum { T_SEND = 1, T_WRITE = 2, T_READ = 3 };
+
+struct item {
+	int st;				/* sub-test it belongs to */
+	enum ibv_wr_opcode op;
+	uint32_t len;
+	uint64_t seed;
+	uint32_t imm;
+	struct seglist cli;		/* client gather / scatter list */
+	struct seglist srv;		/* server scatter list or remote range */
+	struct seglist rcv;		/* WRITE_WITH_IMM: server receive buffer */
+};
+
+struct atomic_op {
+	enum ibv_wr_opcode op;
+	unsigned slot;			/* server slot */
+	uint64_t arg;			/* compare value or addend */
+	uint64_t swap;
+	const char *what;
+	uint64_t expect;		/* original value (computed) */
+};
+
+#define N_SEND		18
+#define N_WRITE		12
+#define N_READ		4
+#define N_SLOTS		6
+#define N_ATOMIC	12
+
+static const uint64_t slot_init[N_SLOTS] = {
+	0x0123456789abcdefull, 0x8000000000000001ull, 0xfffffffffffffff0ull,
+	0x00000000ffffffffull, 0x7fffffffffffffffull,
+	0x5555aaaa5555aaaaull,	/* never targeted: must stay unchanged */
+};
+
+static const struct atomic_op atomic_seq[N_ATOMIC] = {
+	{ IBV_WR_ATOMIC_CMP_AND_SWP, 0, 0x0123456789abcdefull, 0xfedcba9876543210ull, "hit", 0 },
+	{ IBV_WR_ATOMIC_CMP_AND_SWP, 0, 0x0123456789abcdefull, 0x1111111111111111ull, "miss (stale compare)", 0 },
+	{ IBV_WR_ATOMIC_CMP_AND_SWP, 1, 0x0000000000000001ull, 0, "miss (low 32 bits match)", 0 },
+	{ IBV_WR_ATOMIC_CMP_AND_SWP, 1, 0x8000000000000000ull, 0, "miss (high 32 bits match)", 0 },
+	{ IBV_WR_ATOMIC_CMP_AND_SWP, 1, 0x8000000000000001ull, 0x7ffffffffffffffeull, "hit", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 2, 0x10, 0, "64-bit wrap to 0", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 2, 0x25, 0, "add", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 2, ~0ull, 0, "add -1", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 3, 1, 0, "carry bit 31 -> 32", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 3, 0xffffffff00000000ull, 0, "high-half wrap to 0", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 4, 1, 0, "signed overflow", 0 },
+	{ IBV_WR_ATOMIC_FETCH_AND_ADD, 4, 0, 0, "fetch (add 0)", 0 },
+};
+
+struct plan {
+	uint32_t mtu;
+	struct item send[N_SEND], write[N_WRITE], read[N_READ];
+	struct atomic_op atomic[N_ATOMIC];
+	uint64_t slot_final[N_SLOTS];
+	struct seglist srv_atomic;	/* server slots: rstart + 8 + 16 * i */
+	struct seglist cli_atomic;	/* client result slots, same scheme */
+	uint64_t cli_size, srv_size;
+	bool overflow;
+};
+
+static uint64_t slot_off(const struct seglist *area, unsigned i)
+{
+	return area->rstart + 8 + 16 * (uint64_t)i;
+}
+
+static void layout_slots(struct arena *a, unsigned n, struct seglist *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->rstart = (a->pos + 63) & ~63ull;
+	s->rend = s->rstart + 8 + 16 * (uint64_t)n;
+	a->pos = s->rend;
+	if (a->pos > a->size)
+		a->overflow = true;
+}
+
+static void build_plan(struct plan *p, uint32_t mtu)
+{
+	const uint32_t send_len[N_SEND / 2] = {
+		1, 7, 63, 1000, 1025, 4095, 4096 + 13, 3 * mtu + 5, 65536 + 3
+	};
+	const uint32_t write_len[N_WRITE / 2] = {
+		1, 13, mtu + 1, 3 * mtu + 5, 16384 + 17, 65536 + 11
+	};
+	const uint32_t read_len[N_READ] = { 1, 4096 + 7, 3 * mtu + 1, 65536 + 5 };
+	const unsigned read_nseg[N_READ] = { 1, 4, 3, 2 };
+	struct arena ca = { 0, BUF_SIZE, false }, sa = { 0, BUF_SIZE, false };
+	uint64_t rng = 0x5eed0001;
+	uint64_t val[N_SLOTS];
+
+	memset(p, 0, sizeof(*p));
+	p->mtu = mtu;
+
+	for (unsigned k = 0; k < N_SEND; k++) {
+		struct item *it = &p->send[k];
+		bool imm = k & 1;
+		uint32_t extra = (k % 3 == 0) ? 0 : 1 + (k * 37) % 200;
+
+		it->st = imm ? ST_SEND_IMM : ST_SEND;
+		it->op = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+		it->len = send_len[k / 2];
+		it->seed = seed_for(T_SEND, k);
+		it->imm = imm ? 0xa1b2c300u + k : 0;
+		layout(&ca, &rng, it->len, 1 + (k * 3) % 4, &it->cli);
+		layout(&sa, &rng, it->len + extra, 1 + (k + 1) % 4, &it->srv);
+	}
+
+	for (unsigned k = 0; k < N_WRITE; k++) {
+		struct item *it = &p->write[k];
+		bool imm = k & 1;
+
+		it->st = imm ? ST_WRITE_IMM : ST_WRITE;
+		it->op = imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+		it->len = write_len[k / 2];
+		it->seed = seed_for(T_WRITE, k);
+		it->imm = imm ? 0x1e2d3c00u + k : 0;
+		layout(&ca, &rng, it->len, 1 + (k * 3 + 1) % 4, &it->cli);
+		layout(&sa, &rng, it->len, 1, &it->srv);
+		if (imm)
+			layout(&sa, &rng, 16, 1, &it->rcv);
+	}
+
+	for (unsigned k = 0; k < N_READ; k++) {
+		struct item *it = &p->read[k];
+
+		it->st = ST_READ;
+		it->op = IBV_WR_RDMA_READ;
+		it->len = read_len[k];
+		it->seed = seed_for(T_READ, k);
+		layout(&sa, &rng, it->len, 1, &it->srv);
+		layout(&ca, &rng, it->len, read_nseg[k], &it->cli);
+	}
+
+	/* Atomics: simulate the sequence to get originals and final values. */
+	memcpy(val, slot_init, sizeof(val));
+	for (unsigned i = 0; i < N_ATOMIC; i++) {
+		struct atomic_op *a = &p->atomic[i];
+
+		*a = atomic_seq[i];
+		a->expect = val[a->slot];
+		if (a->op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+			if (val[a->slot] == a->arg)
+				val[a->slot] = a->swap;
+		} else {
+			val[a->slot] += a->arg;
+		}
+	}
+	memcpy(p->slot_final, val, sizeof(val));
+	layout_slots(&sa, N_SLOTS, &p->srv_atomic);
+	layout_slots(&ca, N_ATOMIC, &p->cli_atomic);
+
+	p->cli_size = ca.pos;
+	p->srv_size = sa.pos;
+	p->overflow = ca.overflow || sa.overflow;
+}
+
+/* ------------------------------------------------------------------ */
+/* Context                                                             */
+/* ------------------------------------------------------------------ */
+
+struct peer_info {
+	uint32_t qpn, psn, rkey;
+	uint64_t addr, len;
+	enum ibv_mtu mtu;
+	uint16_t lid;
+	union ibv_gid gid;
+};
+
+struct ctx {
+	bool server;
+	const char *dev_name;
+	const char *server_host;
+	int gid_idx;
+	uint8_t ib_port;
+	int tcp_port;
+	bool psn_given;
+	uint32_t psn;
+
+	struct ibv_context *dev;
+	struct ibv_device_attr dattr;
+	struct ibv_port_attr pattr;
+	union ibv_gid gid;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	size_t buf_len;
+	uint8_t rd_atomic, rd_atomic_dest;
+
+	int sock;
+	struct peer_info peer;
+	enum ibv_mtu path_mtu;
+	uint32_t mtu_bytes;
+
+	/* The QP can no longer be trusted (error completion, timeout, post
+	 * failure, or the peer said so): remaining phases are skipped. */
+	bool broken;
+	struct plan plan;
+};
+
+static char abort_reason[256] = "control connection failed";
+
+static const char *wr_op_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND:			return "SEND";
+	case IBV_WR_SEND_WITH_IMM:		return "SEND_WITH_IMM";
+	case IBV_WR_RDMA_WRITE:			return "RDMA_WRITE";
+	case IBV_WR_RDMA_WRITE_WITH_IMM:	return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_RDMA_READ:			return "RDMA_READ";
+	case IBV_WR_ATOMIC_CMP_AND_SWP:		return "CMP_SWAP";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:	return "FETCH_ADD";
+	default:				return "?";
+	}
+}
+
+static const char *wc_op_name(enum ibv_wc_opcode op)
+{
+	switch (op) {
+	case IBV_WC_SEND:		return "IBV_WC_SEND";
+	case IBV_WC_RDMA_WRITE:		return "IBV_WC_RDMA_WRITE";
+	case IBV_WC_RDMA_READ:		return "IBV_WC_RDMA_READ";
+	case IBV_WC_COMP_SWAP:		return "IBV_WC_COMP_SWAP";
+	case IBV_WC_FETCH_ADD:		return "IBV_WC_FETCH_ADD";
+	case IBV_WC_RECV:		return "IBV_WC_RECV";
+	case IBV_WC_RECV_RDMA_WITH_IMM:	return "IBV_WC_RECV_RDMA_WITH_IMM";
+	default:			return "unknown";
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------------ */
+/* TCP control channel                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Fixed-size control message; integers travel big-endian. */
+struct wire {
+	char tag[16];
+	uint8_t gid[16];
+	uint64_t v[8];
+};
+
+static int tcp_io(int fd, void *p, size_t n, bool tx)
+{
+	uint8_t *b = p;
+
+	while (n) {
+		ssize_t r = tx ? send(fd, b, n, MSG_NOSIGNAL) : recv(fd, b, n, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(abort_reason, sizeof(abort_reason),
+				 "control connection %s failed: %s",
+				 tx ? "send" : "receive",
+				 errno == EAGAIN ? "timed out" : strerror(errno));
+			return -1;
+		}
+		if (r == 0) {
+			snprintf(abort_reason, sizeof(abort_reason),
+				 "peer closed the control connection");
+			return -1;
+		}
+		b += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int msg_send(struct ctx *c, const char *tag, const uint64_t *v,
+		    unsigned nv, const uint8_t *gid)
+{
+	struct wire w;
+
+	memset(&w, 0, sizeof(w));
+	snprintf(w.tag, sizeof(w.tag), "%s", tag);
+	if (gid)
+		memcpy(w.gid, gid, sizeof(w.gid));
+	for (unsigned i = 0; i < nv && i < 8; i++)
+		w.v[i] = htobe64(v[i]);
+	return tcp_io(c->sock, &w, sizeof(w), true);
+}
+
+/* Receive one message; its tag must be tag (else protocol error). */
+static int msg_recv(struct ctx *c, const char *tag, uint64_t *v, unsigned nv,
+		    uint8_t *gid)
+{
+	struct wire w;
+
+	if (tcp_io(c->sock, &w, sizeof(w), false))
+		return -1;
+	w.tag[sizeof(w.tag) - 1] = '\0';
+	if (strcmp(w.tag, tag)) {
+		snprintf(abort_reason, sizeof(abort_reason),
+			 "protocol error: expected message %s, got '%s'",
+			 tag, w.tag);
+		return -1;
+	}
+	if (gid)
+		memcpy(gid, w.gid, sizeof(w.gid));
+	for (unsigned i = 0; i < nv && i < 8; i++)
+		v[i] = be64toh(w.v[i]);
+	return 0;
+}
+
+static void set_sock_opts(int fd)
+{
+	struct timeval tv = { .tv_sec = TCP_IO_TIMEOUT_S };
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int tcp_server(struct ctx *c)
+{
+	struct sockaddr_storage ss;
+	struct pollfd pfd;
+	socklen_t sl;
+	int one = 1, zero = 0, lfd, fd, r;
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	/* Dual-stack IPv6 socket; plain IPv4 if IPv6 is unavailable. */
+	lfd = socket(AF_INET6, SOCK_STREAM, 0);
+	if (lfd >= 0) {
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+					   .sin6_port = htons((uint16_t)c->tcp_port),
+					   .sin6_addr = IN6ADDR_ANY_INIT };
+
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(lfd, (struct sockaddr *)&a6, sizeof(a6))) {
+			close(lfd);
+			lfd = -1;
+		}
+	}
+	if (lfd < 0) {
+		struct sockaddr_in a4 = { .sin_family = AF_INET,
+					  .sin_port = htons((uint16_t)c->tcp_port),
+					  .sin_addr.s_addr = htonl(INADDR_ANY) };
+
+		lfd = socket(AF_INET, SOCK_STREAM, 0);
+		if (lfd < 0) {
+			snprintf(abort_reason, sizeof(abort_reason),
+				 "socket: %s", strerror(errno));
+			return -1;
+		}
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(lfd, (struct sockaddr *)&a4, sizeof(a4))) {
+			snprintf(abort_reason, sizeof(abort_reason),
+				 "bind to TCP port %d: %s", c->tcp_port,
+				 strerror(errno));
+			close(lfd);
+			return -1;
+		}
+	}
+	if (listen(lfd, 1)) {
+		snprintf(abort_reason, sizeof(abort_reason), "listen: %s",
+			 strerror(errno));
+		close(lfd);
+		return -1;
+	}
+	printf("# server: waiting for the client on TCP port %d\n", c->tcp_port);
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	do
+		r = poll(&pfd, 1, ACCEPT_TIMEOUT_S * 1000);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0) {
+		snprintf(abort_reason, sizeof(abort_reason),
+			 "no client connected within %d s", ACCEPT_TIMEOUT_S);
+		close(lfd);
+		return -1;
+	}
+	sl = sizeof(ss);
+	fd = accept(lfd, (struct sockaddr *)&ss, &sl);
+	close(lfd);
+	if (fd < 0) {
+		snprintf(abort_reason, sizeof(abort_reason), "accept: %s",
+			 strerror(errno));
+		return -1;
+	}
+	getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), NULL, 0,
+		    NI_NUMERICHOST);
+	printf("# server: client connected from %s\n", host);
+	set_sock_opts(fd);
+	c->sock = fd;
+	return 0;
+}
+
+static int tcp_client(struct ctx *c)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res, *ai;
+	uint64_t deadline = now_ms() + CONNECT_RETRY_S * 1000;
+	char port[16];
+	int r, err = 0;
+
+	snprintf(port, sizeof(port), "%d", c->tcp_port);
+	r = getaddrinfo(c->server_host, port, &hints, &res);
+	if (r) {
+		snprintf(abort_reason, sizeof(abort_reason), "%s: %s",
+			 c->server_host, gai_strerror(r));
+		return -1;
+	}
+	/* The server may not be listening yet: retry for a while. */
+	for (;;) {
+		for (ai = res; ai; ai = ai->ai_next) {
+			int fd = socket(ai->ai_family, ai->ai_socktype,
+					ai->ai_protocol);
+
+			if (fd < 0) {
+				err = errno;
+				continue;
+			}
+			if (!connect(fd, ai->ai_addr, ai->ai_addrlen)) {
+				freeaddrinfo(res);
+				set_sock_opts(fd);
+				c->sock = fd;
+				printf("# client: connected to %s:%d\n",
+				       c->server_host, c->tcp_port);
+				return 0;
+			}
+			err = errno;
+			close(fd);
+		}
+		if (now_ms() > deadline)
+			break;
+		sleep(1);
+	}
+	freeaddrinfo(res);
+	snprintf(abort_reason, sizeof(abort_reason),
+		 "cannot connect to %s:%d within %d s: %s", c->server_host,
+		 c->tcp_port, CONNECT_RETRY_S, strerror(err));
+	return -1;
+}
+
+/*
+ * Phase handshake: both sides say whether their QP is still usable.
+ * Returns 1 if the phase may run, 0 if it must be skipped (on both sides,
+ * since both see both flags), -1 if the control connection failed.
+ */
+static int phase_sync(struct ctx *c, const char *tag)
+{
+	uint64_t mine = c->broken, peer;
+
+	if (msg_send(c, tag, &mine, 1, NULL) || msg_recv(c, tag, &peer, 1, NULL))
+		return -1;
+	if (peer && !c->broken)
+		printf("# %s: peer reports its QP unusable\n", tag);
+	if (peer)
+		c->broken = true;
+	return !c->broken;
+}
+
+static void skip_subtests(const int *sts, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (subtests[sts[i]].sides & my_side)
+			fail(sts[i], "skipped: QP unusable after an earlier failure (this side or peer)");
+}
+
+/* Fail, once each, the sub-tests of items[from..n) (unverified items). */
+static void fail_rest(const struct item *items, unsigned from, unsigned n,
+		      const char *why)
+{
+	bool seen[ST_COUNT] = { false };
+
+	for (unsigned k = from; k < n; k++) {
+		if (seen[items[k].st])
+			continue;
+		seen[items[k].st] = true;
+		fail(items[k].st, "%s #%u and later not verified: %s",
+		     wr_op_name(items[k].op), k, why);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Verbs helpers: posting and polling                                  */
+/* ------------------------------------------------------------------ */
+
+static void to_sges(const struct ctx *c, const struct seglist *s,
+		    struct ibv_sge *sge)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		sge[i].addr = (uintptr_t)(c->buf + s->off[i]);
+		sge[i].length = s->len[i];
+		sge[i].lkey = c->mr->lkey;
+	}
+}
+
+/* Post a receive scattering into the first nsge SGEs of s. */
+static int post_recv(struct ctx *c, int st, uint64_t wr_id,
+		     const struct seglist *s, unsigned nsge)
+{
+	struct ibv_sge sge[MAX_SEG];
+	struct ibv_recv_wr wr, *bad = NULL;
+	int r;
+
+	memset(&wr, 0, sizeof(wr));
+	to_sges(c, s, sge);
+	wr.wr_id = wr_id;
+	wr.sg_list = nsge ? sge : NULL;
+	wr.num_sge = (int)nsge;
+	r = ibv_post_recv(c->qp, &wr, &bad);
+	if (r) {
+		fail(st, "ibv_post_recv (wr_id %" PRIu64 "): %s", wr_id,
+		     strerror(r));
+		c->broken = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int post_send(struct ctx *c, int st, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad = NULL;
+	int r;
+
+	wr->send_flags |= IBV_SEND_SIGNALED;
+	r = ibv_post_send(c->qp, wr, &bad);
+	if (r) {
+		fail(st, "ibv_post_send %s (wr_id %" PRIu64 "): %s",
+		     wr_op_name(wr->opcode), wr->wr_id, strerror(r));
+		c->broken = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait up to poll_timeout_ms for one completion on cq. */
+static int poll_one(struct ctx *c, struct ibv_cq *cq, int st, const char *what,
+		    struct ibv_wc *wc)
+{
+	uint64_t deadline = now_ms() + poll_timeout_ms;
+	unsigned spins = 0;
+
+	for (;;) {
+		int n = ibv_poll_cq(cq, 1, wc);
+
+		if (n < 0) {
+			fail(st, "ibv_poll_cq failed (%d) waiting for %s", n, what);
+			c->broken = true;
+			return -1;
+		}
+		if (n == 1)
+			return 0;
+		if (now_ms() > deadline) {
+			fail(st, "timeout: no completion for %s within %u ms",
+			     what, poll_timeout_ms);
+			c->broken = true;
+			return -1;
+		}
+		if (++spins > 1000) {	/* soft RoCE needs the CPU too */
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/*
+ * Poll one completion and check status, wr_id and opcode.  Returns 0 if
+ * all match, 1 on a wrong opcode (recorded), -1 on a transport failure
+ * (timeout, error status or wrong wr_id: the QP is marked broken).
+ */
+static int expect_wc(struct ctx *c, struct ibv_cq *cq, int st, const char *what,
+		     uint64_t wr_id, enum ibv_wc_opcode op, struct ibv_wc *wc)
+{
+	int ret = 0;
+
+	if (poll_one(c, cq, st, what, wc))
+		return -1;
+	if (wc->status != IBV_WC_SUCCESS) {
+		fail(st, "%s: completion status %s (%d), vendor_err 0x%x, wr_id %" PRIu64,
+		     what, ibv_wc_status_str(wc->status), wc->status,
+		     wc->vendor_err, wc->wr_id);
+		c->broken = true;
+		return -1;
+	}
+	if (wc->wr_id != wr_id) {
+		/* RC completes in posting order: a wrong wr_id means a lost or
+		 * duplicated completion, so nothing after it can be trusted. */
+		fail(st, "%s: got the completion of wr_id %" PRIu64
+		     " instead (lost, duplicate or reordered completion)",
+		     what, wc->wr_id);
+		c->broken = true;
+		return -1;
+	}
+	if (wc->opcode != op) {
+		fail(st, "%s: completion opcode %s (%d), expected %s", what,
+		     wc_op_name(wc->opcode), wc->opcode, wc_op_name(op));
+		ret = 1;
+	}
+	return ret;
+}
+
+static void item_name(const struct item *it, unsigned k, char *b, size_t n)
+{
+	snprintf(b, n, "%s #%u (len %u)", wr_op_name(it->op), k, it->len);
+}
+
+/* Receive-side checks shared by SEND_WITH_IMM and WRITE_WITH_IMM. */
+static void check_recv_wc(struct ctx *c, const struct item *it, const char *what,
+			  const struct ibv_wc *wc, bool with_imm)
+{
+	bool has_imm = wc->wc_flags & IBV_WC_WITH_IMM;
+
+	if (wc->qp_num != c->qp->qp_num)
+		fail(it->st, "%s: wc.qp_num 0x%x, expected 0x%x", what,
+		     wc->qp_num, c->qp->qp_num);
+	if (wc->byte_len != it->len)
+		fail(it->st, "%s: byte_len %u, expected %u", what, wc->byte_len,
+		     it->len);
+	if (has_imm != with_imm)
+		fail(it->st, "%s: IBV_WC_WITH_IMM flag %s", what,
+		     has_imm ? "set unexpectedly" : "missing");
+	if (has_imm && with_imm && ntohl(wc->imm_data) != it->imm)
+		fail(it->st, "%s: imm_data 0x%08x, expected 0x%08x", what,
+		     ntohl(wc->imm_data), it->imm);
+}
+
+/* Verify an item's region; records a failure if any byte is wrong. */
+static void check_region(struct ctx *c, const struct item *it, const char *what,
+			 const struct seglist *s, uint64_t valid)
+{
+	char why[200];
+	uint64_t bad = verify_region(c->buf, s, it->seed, valid, why, sizeof(why));
+
+	if (bad)
+		fail(it->st, "%s: %" PRIu64 " wrong bytes; first: %s", what, bad, why);
+}
+
+/* ------------------------------------------------------------------ */
+/* Test 1: SEND / SEND_WITH_IMM                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Proves: a message gathered from up to 4 unaligned client SGEs arrives
+ * byte for byte in up to 4 unaligned server SGEs, across packet (MTU)
+ * boundaries and SGE boundaries that do not line up with each other;
+ * byte_len is the message length (not the posted capacity); IBV_WC_RECV
+ * is the opcode; IBV_WC_WITH_IMM and imm_data appear exactly for
+ * SEND_WITH_IMM; receives complete in posting order; nothing outside the
+ * received bytes (gaps between SGEs, unused capacity, guards) is written.
+ */
+static void send_client(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	unsigned posted = 0, k;
+	struct ibv_wc wc;
+	char what[64];
+
+	for (k = 0; k < N_SEND; k++) {
+		struct item *it = &p->send[k];
+		struct ibv_sge sge[MAX_SEG];
+		struct ibv_send_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		to_sges(c, &it->cli, sge);
+		wr.wr_id = k;
+		wr.sg_list = sge;
+		wr.num_sge = (int)it->cli.n;
+		wr.opcode = it->op;
+		if (it->op == IBV_WR_SEND_WITH_IMM)
+			wr.imm_data = htonl(it->imm);
+		if (post_send(c, it->st, &wr))
+			break;
+		posted++;
+	}
+	for (k = 0; k < posted; k++) {
+		item_name(&p->send[k], k, what, sizeof(what));
+		if (expect_wc(c, c->scq, p->send[k].st, what, k, IBV_WC_SEND, &wc) < 0)
+			break;
+	}
+	if (k < N_SEND)
+		fail_rest(p->send, k, N_SEND, "no successful send completion");
+}
+
+static void send_server(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	struct ibv_wc wc;
+	char what[64];
+	unsigned k;
+
+	for (k = 0; k < N_SEND; k++) {
+		struct item *it = &p->send[k];
+		int r;
+
+		item_name(it, k, what, sizeof(what));
+		r = expect_wc(c, c->rcq, it->st, what, k, IBV_WC_RECV, &wc);
+		if (r < 0)
+			break;
+		check_recv_wc(c, it, what, &wc, it->op == IBV_WR_SEND_WITH_IMM);
+		check_region(c, it, what, &it->srv, it->len);
+	}
+	if (k < N_SEND)
+		fail_rest(p->send, k, N_SEND, "receive did not complete");
+}
+
+static int test_send(struct ctx *c)
+{
+	static const int sts[] = { ST_SEND, ST_SEND_IMM };
+	struct plan *p = &c->plan;
+	int r;
+
+	/* Prepare before the handshake: receives must be posted before the
+	 * client sends (no RNR retries in the data path). */
+	for (unsigned k = 0; k < N_SEND && !c->broken; k++) {
+		struct item *it = &p->send[k];
+
+		if (c->server) {
+			fill_guard(c->buf, it->srv.rstart, it->srv.rend);
+			post_recv(c, it->st, k, &it->srv, it->srv.n);
+		} else {
+			fill_region(c->buf, &it->cli, it->seed, it->len);
+		}
+	}
+	r = phase_sync(c, "SEND-START");
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		skip_subtests(sts, 2);
+	else if (c->server)
+		send_server(c);
+	else
+		send_client(c);
+	if (phase_sync(c, "SEND-END") < 0)
+		return -1;
+	report(ST_SEND);
+	report(ST_SEND_IMM);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Test 2: RDMA_WRITE / RDMA_WRITE_WITH_IMM                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Proves: a write gathered from up to 4 unaligned client SGEs lands byte
+ * for byte at an unaligned server address, for single-byte, sub-MTU and
+ * multi-MTU lengths, without touching the bytes around the target range;
+ * WRITE_WITH_IMM consumes exactly one posted receive (alternately with 0
+ * and 1 SGE) and completes it as IBV_WC_RECV_RDMA_WITH_IMM with
+ * byte_len = write length, IBV_WC_WITH_IMM and the immediate, without
+ * writing into the receive buffer, and its data is in place when the
+ * receive completes.  Plain writes are verified once the client has its
+ * completions and tells the server (over TCP) which ranges to check.
+ */
+static void write_client(struct ctx *c, bool *ok)
+{
+	struct plan *p = &c->plan;
+	unsigned posted = 0, k;
+	struct ibv_wc wc;
+	char what[64];
+
+	for (k = 0; k < N_WRITE; k++) {
+		struct item *it = &p->write[k];
+		struct ibv_sge sge[MAX_SEG];
+		struct ibv_send_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		to_sges(c, &it->cli, sge);
+		wr.wr_id = k;
+		wr.sg_list = sge;
+		wr.num_sge = (int)it->cli.n;
+		wr.opcode = it->op;
+		if (it->op == IBV_WR_RDMA_WRITE_WITH_IMM)
+			wr.imm_data = htonl(it->imm);
+		wr.wr.rdma.remote_addr = c->peer.addr + it->srv.off[0];
+		wr.wr.rdma.rkey = c->peer.rkey;
+		if (post_send(c, it->st, &wr))
+			break;
+		posted++;
+	}
+	for (k = 0; k < posted; k++) {
+		item_name(&p->write[k], k, what, sizeof(what));
+		if (expect_wc(c, c->scq, p->write[k].st, what, k,
+			      IBV_WC_RDMA_WRITE, &wc) < 0)
+			break;
+		ok[k] = true;
+	}
+	if (k < N_WRITE)
+		fail_rest(p->write, k, N_WRITE, "no successful write completion");
+}
+
+static void write_server_imm(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	struct ibv_wc wc;
+	char what[64], why[200];
+	unsigned k;
+
+	for (k = 1; k < N_WRITE; k += 2) {
+		struct item *it = &p->write[k];
+
+		item_name(it, k, what, sizeof(what));
+		if (expect_wc(c, c->rcq, it->st, what, k,
+			      IBV_WC_RECV_RDMA_WITH_IMM, &wc) < 0)
+			break;
+		check_recv_wc(c, it, what, &wc, true);
+		check_region(c, it, what, &it->srv, it->len);
+		if (verify_region(c->buf, &it->rcv, 0, 0, why, sizeof(why)))
+			fail(it->st, "%s: receive buffer was written: %s", what, why);
+	}
+	if (k < N_WRITE)
+		fail(ST_WRITE_IMM, "RDMA_WRITE_WITH_IMM #%u and later not verified: receive did not complete",
+		     k);
+}
+
+/* Server: read the client's descriptors and verify the plain writes. */
+static int write_server_plain(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	char what[64];
+
+	for (unsigned k = 0; k < N_WRITE; k++) {
+		struct item *it = &p->write[k];
+		uint64_t v[5];
+
+		if (msg_recv(c, "WRITE-DESC", v, 5, NULL))
+			return -1;
+		if (it->st != ST_WRITE)
+			continue;	/* WRITE_WITH_IMM: checked on its completion */
+		item_name(it, k, what, sizeof(what));
+		if (v[0] != k || v[1] != it->srv.off[0] || v[2] != it->len ||
+		    v[3] != it->seed) {
+			fail(it->st, "%s: client's descriptor (off %" PRIu64 " len %" PRIu64
+			     ") does not match the plan (protocol mismatch)",
+			     what, v[1], v[2]);
+			continue;
+		}
+		if (!v[4]) {
+			fail(it->st, "%s: not verifiable, the client's write did not complete",
+			     what);
+			continue;
+		}
+		check_region(c, it, what, &it->srv, it->len);
+	}
+	return 0;
+}
+
+static int test_write(struct ctx *c)
+{
+	static const int sts[] = { ST_WRITE, ST_WRITE_IMM };
+	struct plan *p = &c->plan;
+	bool ok[N_WRITE] = { false };
+	int r;
+
+	for (unsigned k = 0; k < N_WRITE && !c->broken; k++) {
+		struct item *it = &p->write[k];
+
+		if (c->server) {
+			fill_guard(c->buf, it->srv.rstart, it->srv.rend);
+			if (it->st == ST_WRITE_IMM) {
+				/* Alternately 0 and 1 SGEs: neither may be written. */
+				fill_guard(c->buf, it->rcv.rstart, it->rcv.rend);
+				post_recv(c, it->st, k, &it->rcv, (k / 2) % 2);
+			}
+		} else {
+			fill_region(c->buf, &it->cli, it->seed, it->len);
+		}
+	}
+	r = phase_sync(c, "WRITE-START");
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		skip_subtests(sts, 2);
+	} else if (c->server) {
+		write_server_imm(c);
+		if (write_server_plain(c))
+			return -1;
+	} else {
+		write_client(c, ok);
+		/* Tell the server which ranges were written (and completed). */
+		for (unsigned k = 0; k < N_WRITE; k++) {
+			const struct item *it = &p->write[k];
+			uint64_t v[5] = { k, it->srv.off[0], it->len, it->seed, ok[k] };
+
+			if (msg_send(c, "WRITE-DESC", v, 5, NULL))
+				return -1;
+		}
+	}
+	if (phase_sync(c, "WRITE-END") < 0)
+		return -1;
+	report(ST_WRITE);
+	report(ST_WRITE_IMM);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Test 3: RDMA_READ                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Proves: a read of an unaligned server range (1 byte to 16+ MTUs, 4 reads
+ * outstanding at once) scatters byte for byte into up to 4 unaligned
+ * client SGEs, writes nothing outside them, and (checked on the server)
+ * leaves the source memory unchanged.
+ */
+static void read_client(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	unsigned posted = 0, k;
+	struct ibv_wc wc;
+	char what[64];
+
+	for (k = 0; k < N_READ; k++) {
+		struct item *it = &p->read[k];
+		struct ibv_sge sge[MAX_SEG];
+		struct ibv_send_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		to_sges(c, &it->cli, sge);
+		wr.wr_id = k;
+		wr.sg_list = sge;
+		wr.num_sge = (int)it->cli.n;
+		wr.opcode = IBV_WR_RDMA_READ;
+		wr.wr.rdma.remote_addr = c->peer.addr + it->srv.off[0];
+		wr.wr.rdma.rkey = c->peer.rkey;
+		if (post_send(c, it->st, &wr))
+			break;
+		posted++;
+	}
+	for (k = 0; k < posted; k++) {
+		struct item *it = &p->read[k];
+
+		item_name(it, k, what, sizeof(what));
+		if (expect_wc(c, c->scq, it->st, what, k, IBV_WC_RDMA_READ, &wc) < 0)
+			break;
+		check_region(c, it, what, &it->cli, it->len);
+	}
+	if (k < N_READ)
+		fail_rest(p->read, k, N_READ, "no successful read completion");
+}
+
+static int test_read(struct ctx *c)
+{
+	static const int sts[] = { ST_READ };
+	struct plan *p = &c->plan;
+	char what[64];
+	int r;
+
+	for (unsigned k = 0; k < N_READ && !c->broken; k++) {
+		struct item *it = &p->read[k];
+
+		if (c->server)
+			fill_region(c->buf, &it->srv, it->seed, it->len);
+		else
+			fill_guard(c->buf, it->cli.rstart, it->cli.rend);
+	}
+	r = phase_sync(c, "READ-START");
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		skip_subtests(sts, 1);
+	else if (!c->server)
+		read_client(c);
+	if (phase_sync(c, "READ-END") < 0)
+		return -1;
+	/* Server: after the client is done, the sources must be intact. */
+	if (r == 1 && c->server) {
+		for (unsigned k = 0; k < N_READ; k++) {
+			item_name(&p->read[k], k, what, sizeof(what));
+			check_region(c, &p->read[k], what, &p->read[k].srv,
+				     p->read[k].len);
+		}
+	}
+	report(ST_READ);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Test 4: atomics                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Proves: CMP_SWAP compares all 64 bits (hits swap, misses - including
+ * half-matching compare values - do not) and FETCH_ADD is a full 64-bit
+ * add (carry across bit 31, wraparound at 2^64, signed overflow); every
+ * returned original value is right, in posting order on the same slot,
+ * and lands in exactly 8 bytes of the client's result buffer.  The server
+ * then checks the final value of every slot (including one never
+ * targeted) and that the bytes between the slots are untouched.
+ */
+static void atomic_client(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+	const struct seglist *res = &p->cli_atomic;
+	unsigned posted = 0, k;
+	struct ibv_wc wc;
+	char what[80];
+
+	if (c->dattr.atomic_cap == IBV_ATOMIC_NONE) {
+		fail(ST_CAS, "device reports atomic_cap IBV_ATOMIC_NONE");
+		fail(ST_FADD, "device reports atomic_cap IBV_ATOMIC_NONE");
+		return;
+	}
+	for (k = 0; k < N_ATOMIC; k++) {
+		const struct atomic_op *a = &p->atomic[k];
+		int st = a->op == IBV_WR_ATOMIC_CMP_AND_SWP ? ST_CAS : ST_FADD;
+		struct ibv_sge sge = {
+			.addr = (uintptr_t)(c->buf + slot_off(res, k)),
+			.length = 8,
+			.lkey = c->mr->lkey,
+		};
+		struct ibv_send_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = k;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = a->op;
+		wr.wr.atomic.remote_addr = c->peer.addr + slot_off(&p->srv_atomic, a->slot);
+		wr.wr.atomic.rkey = c->peer.rkey;
+		wr.wr.atomic.compare_add = a->arg;
+		wr.wr.atomic.swap = a->swap;
+		if (post_send(c, st, &wr))
+			break;
+		posted++;
+	}
+	for (k = 0; k < posted; k++) {
+		const struct atomic_op *a = &p->atomic[k];
+		bool cas = a->op == IBV_WR_ATOMIC_CMP_AND_SWP;
+		int st = cas ? ST_CAS : ST_FADD;
+		uint64_t got, o = slot_off(res, k);
+
+		snprintf(what, sizeof(what), "%s #%u slot %u (%s)",
+			 wr_op_name(a->op), k, a->slot, a->what);
+		if (expect_wc(c, c->scq, st, what, k,
+			      cas ? IBV_WC_COMP_SWAP : IBV_WC_FETCH_ADD, &wc) < 0)
+			break;
+		memcpy(&got, c->buf + o, 8);
+		if (got != a->expect)
+			fail(st, "%s: returned 0x%016" PRIx64 ", expected 0x%016" PRIx64,
+			     what, got, a->expect);
+		/* The 8 guard bytes after the result (and before slot 0). */
+		for (uint64_t g = (k ? o + 8 : res->rstart); g < o + 16; g++) {
+			if (g >= o && g < o + 8)
+				continue;
+			if (c->buf[g] != guard_byte(g)) {
+				fail(st, "%s: byte at buffer offset %" PRIu64
+				     " next to the result was written", what, g);
+				break;
+			}
+		}
+	}
+	if (k < N_ATOMIC) {
+		for (; k < N_ATOMIC; k++) {
+			int st = p->atomic[k].op == IBV_WR_ATOMIC_CMP_AND_SWP ?
+				 ST_CAS : ST_FADD;
+
+			if (!subtests[st].nfail)
+				fail(st, "atomic #%u and later not verified", k);
+		}
+	}
+}
+
+static void atomic_server_final(struct ctx *c)
+{
+	const struct plan *p = &c->plan;
+	const struct seglist *a = &p->srv_atomic;
+
+	for (unsigned i = 0; i < N_SLOTS; i++) {
+		uint64_t got;
+
+		memcpy(&got, c->buf + slot_off(a, i), 8);
+		if (got != p->slot_final[i])
+			fail(ST_ATOMIC_FINAL, "slot %u: final value 0x%016" PRIx64
+			     ", expected 0x%016" PRIx64 " (initial 0x%016" PRIx64 ")",
+			     i, got, p->slot_final[i], slot_init[i]);
+	}
+	for (uint64_t o = a->rstart; o < a->rend; o++) {
+		if ((o - a->rstart) % 16 >= 8)
+			continue;	/* inside a slot */
+		if (c->buf[o] != guard_byte(o)) {
+			fail(ST_ATOMIC_FINAL, "byte at buffer offset %" PRIu64
+			     " between the slots was written", o);
+			break;
+		}
+	}
+}
+
+static int test_atomic(struct ctx *c)
+{
+	static const int sts[] = { ST_CAS, ST_FADD, ST_ATOMIC_FINAL };
+	struct plan *p = &c->plan;
+	int r, re;
+
+	if (c->broken) {
+		/* nothing to prepare: the phase is skipped */
+	} else if (c->server) {
+		fill_guard(c->buf, p->srv_atomic.rstart, p->srv_atomic.rend);
+		for (unsigned i = 0; i < N_SLOTS; i++)
+			memcpy(c->buf + slot_off(&p->srv_atomic, i), &slot_init[i], 8);
+	} else {
+		fill_guard(c->buf, p->cli_atomic.rstart, p->cli_atomic.rend);
+	}
+	r = phase_sync(c, "ATOMIC-START");
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		skip_subtests(sts, 3);
+	else if (!c->server)
+		atomic_client(c);
+	re = phase_sync(c, "ATOMIC-END");
+	if (re < 0)
+		return -1;
+	if (r == 1 && c->server) {
+		if (re == 1)
+			atomic_server_final(c);
+		else
+			fail(ST_ATOMIC_FINAL, "not verified: the atomic sequence did not complete");
+	}
+	report(ST_CAS);
+	report(ST_FADD);
+	report(ST_ATOMIC_FINAL);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Setup and teardown                                                  */
+/* ------------------------------------------------------------------ */
+
+static int open_device(struct ctx *c)
+{
+	struct ibv_device **list;
+	char names[256] = "";
+	int n, i, r;
+
+	list = ibv_get_device_list(&n);
+	if (!list) {
+		fail(ST_SETUP, "ibv_get_device_list: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = ibv_get_device_name(list[i]);
+
+		if (!strcmp(name, c->dev_name))
+			break;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", *names ? " " : "", name);
+	}
+	if (i == n) {
+		fail(ST_SETUP, "RDMA device %s not found (available: %s)",
+		     c->dev_name, *names ? names : "none");
+		ibv_free_device_list(list);
+		return -1;
+	}
+	c->dev = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!c->dev) {
+		fail(ST_SETUP, "ibv_open_device %s: %s", c->dev_name, strerror(errno));
+		return -1;
+	}
+	r = ibv_query_device(c->dev, &c->dattr);
+	if (r) {
+		fail(ST_SETUP, "ibv_query_device: %s", strerror(r));
+		return -1;
+	}
+	r = ibv_query_port(c->dev, c->ib_port, &c->pattr);
+	if (r) {
+		fail(ST_SETUP, "ibv_query_port %u: %s", c->ib_port, strerror(r));
+		return -1;
+	}
+	if (c->pattr.state != IBV_PORT_ACTIVE) {
+		fail(ST_SETUP, "port %u is %s, not ACTIVE", c->ib_port,
+		     ibv_port_state_str(c->pattr.state));
+		return -1;
+	}
+	if (c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		printf("# note: port %u link layer is not Ethernet\n", c->ib_port);
+	if (c->gid_idx >= c->pattr.gid_tbl_len) {
+		fail(ST_SETUP, "GID index %d out of range (table has %d entries)",
+		     c->gid_idx, c->pattr.gid_tbl_len);
+		return -1;
+	}
+	r = ibv_query_gid(c->dev, c->ib_port, c->gid_idx, &c->gid);
+	if (r) {
+		fail(ST_SETUP, "ibv_query_gid %d: %s", c->gid_idx,
+		     strerror(r < 0 ? errno : r));
+		return -1;
+	}
+	if (!c->gid.global.subnet_prefix && !c->gid.global.interface_id) {
+		fail(ST_SETUP, "GID index %d is empty", c->gid_idx);
+		return -1;
+	}
+	if (c->dattr.max_sge < MAX_SEG || c->dattr.max_sge_rd < MAX_SEG ||
+	    c->dattr.max_qp_wr < QUEUE_DEPTH || c->dattr.max_cqe < CQ_DEPTH) {
+		fail(ST_SETUP, "device limits too small: max_sge %d max_sge_rd %d max_qp_wr %d max_cqe %d (need %d/%d/%d/%d)",
+		     c->dattr.max_sge, c->dattr.max_sge_rd, c->dattr.max_qp_wr,
+		     c->dattr.max_cqe, MAX_SEG, MAX_SEG, QUEUE_DEPTH, CQ_DEPTH);
+		return -1;
+	}
+	c->rd_atomic = RD_ATOMIC;
+	c->rd_atomic_dest = RD_ATOMIC;
+	if (c->dattr.max_qp_init_rd_atom < RD_ATOMIC ||
+	    c->dattr.max_qp_rd_atom < RD_ATOMIC) {
+		if (c->dattr.max_qp_init_rd_atom < RD_ATOMIC)
+			c->rd_atomic = (uint8_t)c->dattr.max_qp_init_rd_atom;
+		if (c->dattr.max_qp_rd_atom < RD_ATOMIC)
+			c->rd_atomic_dest = (uint8_t)c->dattr.max_qp_rd_atom;
+		printf("# note: device limits max_rd_atomic to %u, max_dest_rd_atomic to %u\n",
+		       c->rd_atomic, c->rd_atomic_dest);
+	}
+	return 0;
+}
+
+static int create_resources(struct ctx *c)
+{
+	int mr_access = c->server ?
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC :
+		IBV_ACCESS_LOCAL_WRITE;	/* read / atomic results land here */
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	int r;
+
+	c->pd = ibv_alloc_pd(c->dev);
+	if (!c->pd) {
+		fail(ST_SETUP, "ibv_alloc_pd: %s", strerror(errno));
+		return -1;
+	}
+	c->buf_len = BUF_SIZE;
+	c->buf = aligned_alloc(4096, c->buf_len);
+	if (!c->buf) {
+		fail(ST_SETUP, "cannot allocate %zu bytes", c->buf_len);
+		return -1;
+	}
+	fill_guard(c->buf, 0, c->buf_len);
+	c->mr = ibv_reg_mr(c->pd, c->buf, c->buf_len, mr_access);
+	if (!c->mr) {
+		fail(ST_SETUP, "ibv_reg_mr (%zu bytes, access 0x%x): %s",
+		     c->buf_len, (unsigned)mr_access, strerror(errno));
+		return -1;
+	}
+	c->scq = ibv_create_cq(c->dev, CQ_DEPTH, NULL, NULL, 0);
+	c->rcq = c->scq ? ibv_create_cq(c->dev, CQ_DEPTH, NULL, NULL, 0) : NULL;
+	if (!c->rcq) {
+		fail(ST_SETUP, "ibv_create_cq (%d entries): %s", CQ_DEPTH,
+		     strerror(errno));
+		return -1;
+	}
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = c->scq;
+	ia.recv_cq = c->rcq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.sq_sig_all = 0;
+	ia.cap.max_send_wr = QUEUE_DEPTH;
+	ia.cap.max_recv_wr = QUEUE_DEPTH;
+	ia.cap.max_send_sge = MAX_SEG;
+	ia.cap.max_recv_sge = MAX_SEG;
+	c->qp = ibv_create_qp(c->pd, &ia);
+	if (!c->qp) {
+		fail(ST_SETUP, "ibv_create_qp (RC, %d WRs, %d SGEs): %s",
+		     QUEUE_DEPTH, MAX_SEG, strerror(errno));
+		return -1;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = c->ib_port;
+	a.qp_access_flags = c->server ?
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0;
+	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (r) {
+		fail(ST_SETUP, "ibv_modify_qp to INIT: %s", strerror(r));
+		return -1;
+	}
+	if (!c->psn_given) {
+		srand48((long)(now_ms() ^ ((uint64_t)getpid() << 16)));
+		c->psn = (uint32_t)lrand48() & 0xffffff;
+	}
+	return 0;
+}
+
+/*
+ * Exchange QP information: magic, version, setup status, QPN, PSN, rkey,
+ * buffer address and length, active MTU and LID, plus the GID.  Sent even
+ * if the local setup failed, so that the peer fails fast.
+ */
+static int exchange_info(struct ctx *c)
+{
+	uint64_t v[8] = {
+		PROTO_MAGIC,
+		(uint64_t)PROTO_VERSION << 32 | (c->broken ? 1 : 0),
+		c->qp ? c->qp->qp_num : 0,
+		c->psn,
+		c->mr ? c->mr->rkey : 0,
+		(uintptr_t)c->buf,
+		c->buf_len,
+		(uint64_t)c->pattr.active_mtu | (uint64_t)c->pattr.lid << 8,
+	};
+	uint64_t pv[8];
+	char g[INET6_ADDRSTRLEN];
+
+	if (msg_send(c, "HELLO", v, 8, c->gid.raw) ||
+	    msg_recv(c, "HELLO", pv, 8, c->peer.gid.raw))
+		return -1;
+	if (pv[0] != PROTO_MAGIC || pv[1] >> 32 != PROTO_VERSION) {
+		snprintf(abort_reason, sizeof(abort_reason),
+			 "peer is not a compatible sroce_integrity (magic/version mismatch)");
+		return -1;
+	}
+	if (pv[1] & 1) {
+		printf("# peer reports that its setup failed\n");
+		c->broken = true;
+	}
+	c->peer.qpn = (uint32_t)pv[2];
+	c->peer.psn = (uint32_t)pv[3];
+	c->peer.rkey = (uint32_t)pv[4];
+	c->peer.addr = pv[5];
+	c->peer.len = pv[6];
+	c->peer.mtu = (enum ibv_mtu)(pv[7] & 0xff);
+	c->peer.lid = (uint16_t)(pv[7] >> 8);
+	if (c->broken)
+		return 0;
+
+	/* Both sides use the smaller active MTU (normally they are equal). */
+	c->path_mtu = c->pattr.active_mtu;
+	if (c->peer.mtu >= IBV_MTU_256 && c->peer.mtu < c->path_mtu)
+		c->path_mtu = c->peer.mtu;
+	c->mtu_bytes = 128u << c->path_mtu;
+	inet_ntop(AF_INET6, c->gid.raw, g, sizeof(g));
+	printf("# local:  dev %s port %u gid[%d] %s qpn 0x%06x psn 0x%06x active_mtu %u\n",
+	       c->dev_name, c->ib_port, c->gid_idx, g, c->qp->qp_num, c->psn,
+	       128u << c->pattr.active_mtu);
+	inet_ntop(AF_INET6, c->peer.gid.raw, g, sizeof(g));
+	printf("# remote: gid %s qpn 0x%06x psn 0x%06x active_mtu %u; path MTU %u\n",
+	       g, c->peer.qpn, c->peer.psn, 128u << c->peer.mtu, c->mtu_bytes);
+	return 0;
+}
+
+static int connect_qp(struct ctx *c)
+{
+	struct ibv_qp_attr a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = c->path_mtu;
+	a.dest_qp_num = c->peer.qpn;
+	a.rq_psn = c->peer.psn;
+	a.max_dest_rd_atomic = c->rd_atomic_dest;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = c->peer.gid;
+	a.ah_attr.grh.sgid_index = (uint8_t)c->gid_idx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.traffic_class = 0;
+	a.ah_attr.grh.flow_label = 0;
+	a.ah_attr.dlid = c->peer.lid;	/* 0 on Ethernet */
+	a.ah_attr.sl = 0;
+	a.ah_attr.src_path_bits = 0;
+	a.ah_attr.port_num = c->ib_port;
+	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	if (r) {
+		fail(ST_SETUP, "ibv_modify_qp to RTR: %s", strerror(r));
+		return -1;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = c->psn;
+	a.max_rd_atomic = c->rd_atomic;
+	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC);
+	if (r) {
+		fail(ST_SETUP, "ibv_modify_qp to RTS: %s", strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+/* Build the plan and check that both buffers can hold it. */
+static int check_plan(struct ctx *c)
+{
+	struct plan *p = &c->plan;
+
+	build_plan(p, c->mtu_bytes);
+	if (p->overflow || p->cli_size > c->buf_len || p->srv_size > c->buf_len) {
+		fail(ST_SETUP, "internal: test layout (%" PRIu64 "/%" PRIu64
+		     " bytes) exceeds the %zu-byte buffer", p->cli_size,
+		     p->srv_size, c->buf_len);
+		return -1;
+	}
+	if (!c->server && c->peer.len < p->srv_size) {
+		fail(ST_SETUP, "server buffer too small (%" PRIu64 " < %" PRIu64 ")",
+		     c->peer.len, p->srv_size);
+		return -1;
+	}
+	return 0;
+}
+
+static void teardown(struct ctx *c)
+{
+	int r;
+
+	if (c->qp && (r = ibv_destroy_qp(c->qp)))
+		fail(ST_TEARDOWN, "ibv_destroy_qp: %s", strerror(r));
+	if (c->rcq && (r = ibv_destroy_cq(c->rcq)))
+		fail(ST_TEARDOWN, "ibv_destroy_cq (recv): %s", strerror(r));
+	if (c->scq && (r = ibv_destroy_cq(c->scq)))
+		fail(ST_TEARDOWN, "ibv_destroy_cq (send): %s", strerror(r));
+	if (c->mr && (r = ibv_dereg_mr(c->mr)))
+		fail(ST_TEARDOWN, "ibv_dereg_mr: %s", strerror(r));
+	if (c->pd && (r = ibv_dealloc_pd(c->pd)))
+		fail(ST_TEARDOWN, "ibv_dealloc_pd: %s", strerror(r));
+	if (c->dev && (r = ibv_close_device(c->dev)))
+		fail(ST_TEARDOWN, "ibv_close_device: %s", strerror(r));
+	free(c->buf);
+	if (c->sock >= 0)
+		close(c->sock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line and main                                               */
+/* ------------------------------------------------------------------ */
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s -d DEV -g GID_INDEX [-p TCP_PORT] [-i IB_PORT] [-P PSN] [-t SECONDS] [SERVER_IP]\n"
+		"\n"
+		"RC data-integrity test: SEND/SEND_WITH_IMM, RDMA_WRITE[_WITH_IMM],\n"
+		"RDMA_READ, CMP_SWAP and FETCH_ADD, every byte verified.\n"
+		"Without SERVER_IP: server mode, waits for the client on TCP_PORT.\n"
+		"\n"
+		"  -d DEV        RDMA device name (e.g. rxe0)\n"
+		"  -g GID_INDEX  local GID index (RoCEv2 GID)\n"
+		"  -p TCP_PORT   TCP port of the control connection (default %d)\n"
+		"  -i IB_PORT    device port number (default 1)\n"
+		"  -P PSN        initial send PSN of this side (default random;\n"
+		"                e.g. 0xffff00 makes the PSN wrap during the test)\n"
+		"  -t SECONDS    completion timeout (default 20)\n"
+		"  -h, --help    this text\n"
+		"\n"
+		"Prints 'INTEGRITY <name> PASS|FAIL <reason>' per sub-test, then\n"
+		"'INTEGRITY RESULT PASS|FAIL'; exit status 0 only if all passed.\n",
+		prog, DEFAULT_TCP_PORT);
+}
+
+static bool parse_num(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_args(struct ctx *c, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_gid = false;
+	long v;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "d:g:p:i:P:t:h", lopts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			c->dev_name = optarg;
+			break;
+		case 'g':
+			if (!parse_num(optarg, 0, 255, &v)) {
+				fprintf(stderr, "%s: invalid GID index '%s'\n", argv[0], optarg);
+				return 2;
+			}
+			c->gid_idx = (int)v;
+			have_gid = true;
+			break;
+		case 'p':
+			if (!parse_num(optarg, 1, 65535, &v)) {
+				fprintf(stderr, "%s: invalid TCP port '%s'\n", argv[0], optarg);
+				return 2;
+			}
+			c->tcp_port = (int)v;
+			break;
+		case 'i':
+			if (!parse_num(optarg, 1, 255, &v)) {
+				fprintf(stderr, "%s: invalid IB port '%s'\n", argv[0], optarg);
+				return 2;
+			}
+			c->ib_port = (uint8_t)v;
+			break;
+		case 'P':
+			if (!parse_num(optarg, 0, 0xffffff, &v)) {
+				fprintf(stderr, "%s: invalid PSN '%s' (0..0xffffff)\n", argv[0], optarg);
+				return 2;
+			}
+			c->psn = (uint32_t)v;
+			c->psn_given = true;
+			break;
+		case 't':
+			if (!parse_num(optarg, 1, 3600, &v)) {
+				fprintf(stderr, "%s: invalid timeout '%s'\n", argv[0], optarg);
+				return 2;
+			}
+			poll_timeout_ms = (unsigned)v * 1000;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (!c->dev_name || !have_gid) {
+		fprintf(stderr, "%s: -d DEV and -g GID_INDEX are required\n", argv[0]);
+		usage(stderr, argv[0]);
+		return 2;
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s: too many arguments\n", argv[0]);
+		usage(stderr, argv[0]);
+		return 2;
+	}
+	if (optind < argc)
+		c->server_host = argv[optind];
+	c->server = !c->server_host;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static struct ctx ctx;
+	struct ctx *c = &ctx;
+	uint64_t peer_fail;
+	unsigned nfail;
+	int r;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	c->tcp_port = DEFAULT_TCP_PORT;
+	c->ib_port = 1;
+	c->sock = -1;
+	r = parse_args(c, argc, argv);
+	if (r >= 0)
+		return r;
+	my_side = c->server ? SRV : CLI;
+	printf("# sroce_integrity %s: device %s, GID index %d\n",
+	       c->server ? "server" : "client", c->dev_name, c->gid_idx);
+
+	/* Local verbs set-up; on failure still tell the peer, then stop. */
+	if (open_device(c) || create_resources(c))
+		c->broken = true;
+	if (c->server ? tcp_server(c) : tcp_client(c))
+		goto aborted;
+	if (exchange_info(c))
+		goto aborted;
+	if (!c->broken && (check_plan(c) || connect_qp(c)))
+		c->broken = true;
+	r = phase_sync(c, "CONNECTED");
+	if (r < 0)
+		goto aborted;
+	report(ST_SETUP);
+
+	if (test_send(c) || test_write(c) || test_read(c) || test_atomic(c))
+		goto aborted;
+
+	/* Exchange the overall results (informational for this side). */
+	nfail = failed_subtests();
+	if (msg_send(c, "RESULT", (uint64_t[]){ nfail }, 1, NULL) ||
+	    msg_recv(c, "RESULT", &peer_fail, 1, NULL))
+		goto aborted;
+	if (peer_fail)
+		printf("INTEGRITY-PEER FAIL peer reported %" PRIu64 " failed sub-tests\n",
+		       peer_fail);
+	else
+		printf("INTEGRITY-PEER PASS\n");
+	teardown(c);
+	report(ST_TEARDOWN);
+	goto out;
+
+aborted:
+	printf("# aborted: %s\n", abort_reason);
+	teardown(c);
+	report(ST_TEARDOWN);
+out:
+	report_rest(abort_reason);
+	nfail = failed_subtests();
+	printf("INTEGRITY RESULT %s\n", nfail ? "FAIL" : "PASS");
+	return nfail ? 1 : 0;
+}

@@ -272,6 +272,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	const struct sroce_atmeth *eth = (const void *)(skb->data + pkt->atmeth_off);
+	u64 swap_add, compare;
 	struct sroce_mr *mr;
 	int err;
 
@@ -283,9 +284,11 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 			  pkt->reth_va, 8);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
+	swap_add = be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add));
+	compare = be64_to_cpu((__force __be64)get_unaligned(&eth->compare));
+	/* AtomicETH: FETCH_ADD's addend is in Swap/Add Data (IBA 9.3.3). */
 	err = sroce_mr_atomic(mr, pkt->reth_va, pkt->opcode,
-			      be64_to_cpu((__force __be64)get_unaligned(&eth->compare)),
-			      be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add)), orig);
+			      pkt->opcode == SROCE_OP_FETCH_ADD ? swap_add : compare, swap_add, orig);
 	sroce_mr_put(mr);
 	return err ? SROCE_EXEC_REM_ACCESS : SROCE_EXEC_OK;
 }

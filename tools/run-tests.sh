@@ -45,6 +45,7 @@ stage kunit-normal tools/testvm/kunit.sh normal
 stage kunit-debug tools/testvm/kunit.sh debug
 stage guards tools/check-guards.sh
 stage device tools/testvm/device-test.sh debug
+stage integrity tools/testvm/integrity-test.sh debug
 stage compare-smoke tools/compare.sh -s
 stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 

@@ -27,7 +27,7 @@ import sys
 MASK = 0xFFFFFF
 REQUEST_OPS = set(range(0x00, 0x0D)) | {0x13, 0x14, 0x16, 0x17}
 READ_RESP = {0x0D, 0x0E, 0x0F, 0x10}
-FIELDS = ["frame.number", "ip.src", "tcp.srcport", "tcp.dstport", "udp.dstport",
+FIELDS = ["frame.number", "ip.src", "ipv6.src", "tcp.srcport", "tcp.dstport", "udp.dstport",
           "infiniband.bth.opcode", "infiniband.bth.a", "infiniband.bth.psn",
           "infiniband.bth.destqp", "infiniband.aeth.syndrome", "infiniband.reth.dmalen"]
 
@@ -83,14 +83,15 @@ def analyze(pcap, workloads, requester, pmtu):
         req_psns = collections.defaultdict(set)
         ib = [r for r in rows if lo <= to_int(r["frame.number"]) <= hi and r["infiniband.bth.opcode"]]
         for r in ib:
-            if r["ip.src"] == requester and to_int(r["infiniband.bth.opcode"]) in REQUEST_OPS:
+            if (r["ip.src"] or r["ipv6.src"]) in requester and \
+                    to_int(r["infiniband.bth.opcode"]) in REQUEST_OPS:
                 req_psns[to_int(r["infiniband.bth.destqp"])].add(to_int(r["infiniband.bth.psn"]))
         resp_map = {}
         for r in ib:
             op = to_int(r["infiniband.bth.opcode"])
             psn = to_int(r["infiniband.bth.psn"])
             dqp = to_int(r["infiniband.bth.destqp"])
-            if r["ip.src"] == requester:
+            if (r["ip.src"] or r["ipv6.src"]) in requester:
                 if op not in REQUEST_OPS:
                     continue
                 q = qps[dqp]
@@ -183,11 +184,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pcap")
     ap.add_argument("workloads")
-    ap.add_argument("--requester", default="10.0.0.1")
+    ap.add_argument("--requester", default="10.0.0.1,fd00::1")
     ap.add_argument("--pmtu", type=int, default=1024)
     ap.add_argument("--json")
     a = ap.parse_args()
-    res = analyze(a.pcap, read_workloads(a.workloads), a.requester, a.pmtu)
+    res = analyze(a.pcap, read_workloads(a.workloads), set(a.requester.split(",")), a.pmtu)
     text = json.dumps(res, indent=1)
     if a.json:
         open(a.json, "w").write(text)

@@ -42,7 +42,18 @@ load_provider() {
 		[ -n "$GIDX" ] || { sleep 0.1; i=$((i + 1)); }
 	done
 	[ -n "$GIDX" ] || { echo "guest: no IPv4 RoCEv2 GID on $DEV"; return 1; }
-	echo "guest: $DEV up, IPv4 GID index $GIDX"
+	# The RoCEv2 GID of the fd00:: address, for IPv6 runs.
+	GIDX6=
+	i=0
+	while [ -z "$GIDX6" ] && [ $i -lt 100 ]; do
+		for g in /sys/class/infiniband/$DEV/ports/1/gids/*; do
+			case $(cat "$g" 2>/dev/null) in
+			fd00:*) GIDX6=${g##*/}; break ;;
+			esac
+		done
+		[ -n "$GIDX6" ] || { sleep 0.1; i=$((i + 1)); }
+	done
+	echo "guest: $DEV up, IPv4 GID index $GIDX, IPv6 GID index ${GIDX6:-none}"
 }
 
 # Print rdma statistics between markers for the host.

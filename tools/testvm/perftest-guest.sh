@@ -4,7 +4,8 @@
 # responder named in /sroce/responder); /sroce/workloads has one workload
 # per line:
 #	name tool size iterations tcp-port [extra perftest options...]
-# A size of "-" means the tool's default (ib_atomic_bw).  Each workload's
+# A size of "-" means the tool's default (ib_atomic_bw); "@ipv6" among the
+# options runs the RDMA traffic over the IPv6 RoCEv2 GIDs.  Each workload's
 # client result is printed as
 #	SROCE-WL <name> <bytes> <iterations> <BW average MB/s> <MsgRate Mpps>
 # and each side's rdma counters after it between SROCE-STATS markers.
@@ -21,7 +22,11 @@ while read -r name tool size iters port extra; do
 	case $name in ''|'#'*) continue ;; esac
 	sz=
 	[ "$size" = - ] || sz="-s $size"
-	args="-d $DEV -x $GIDX -u 20 -F -n $iters $sz -p $port $extra"
+	gid=$GIDX
+	case " $extra " in
+	*" @ipv6 "*) gid=$GIDX6; extra=$(echo "$extra" | sed 's/@ipv6//') ;;
+	esac
+	args="-d $DEV -x $gid -u 20 -F -n $iters $sz -p $port $extra"
 	if [ "$ROLE" = B ]; then
 		timeout 300 $tool $args >/tmp/out.$name 2>&1 || { echo "guest: server $name failed"; cat /tmp/out.$name; rc=1; }
 	else

@@ -130,12 +130,14 @@ SUITE(sroce_coalesce, KUNIT_CASE_PARAM(run_case, coalesce_gen_params));
 SUITE(sroce_duplicates, KUNIT_CASE_PARAM(run_case, duplicates_gen_params));
 SUITE(sroce_nak_latch, KUNIT_CASE_PARAM(run_case, nak_latch_gen_params));
 SUITE(sroce_read, KUNIT_CASE_PARAM(run_case, read_gen_params));
-SUITE(sroce_credits, KUNIT_CASE_PARAM(run_case, credits_gen_params),
-      KUNIT_CASE_PARAM(credit_code_test, credit_code_gen_params));
-SUITE(sroce_encoding, KUNIT_CASE_PARAM(run_case, encoding_gen_params),
-      KUNIT_CASE_PARAM(psn_arith_test, psn_arith_gen_params),
-      KUNIT_CASE_PARAM(aeth_syndrome_test, aeth_syndrome_gen_params),
-      KUNIT_CASE(names_test));
+SUITE(sroce_credits,
+	KUNIT_CASE_PARAM(run_case, credits_gen_params),
+	KUNIT_CASE_PARAM(credit_code_test, credit_code_gen_params));
+SUITE(sroce_encoding,
+	KUNIT_CASE_PARAM(run_case, encoding_gen_params),
+	KUNIT_CASE_PARAM(psn_arith_test, psn_arith_gen_params),
+	KUNIT_CASE_PARAM(aeth_syndrome_test, aeth_syndrome_gen_params),
+	KUNIT_CASE(names_test));
 
 kunit_test_suites(&sroce_walk_suite, &sroce_coalesce_suite, &sroce_duplicates_suite,
 		  &sroce_nak_latch_suite, &sroce_read_suite, &sroce_credits_suite,

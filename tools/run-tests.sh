@@ -44,6 +44,7 @@ stage stock-build tools/check-stock-build.sh
 stage kunit-normal tools/testvm/kunit.sh normal
 stage kunit-debug tools/testvm/kunit.sh debug
 stage guards tools/check-guards.sh
+stage style make -s style KDIR="$(tools/testvm/build-kernel.sh normal 2>/dev/null | tail -n1)"
 stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
 stage compare-smoke tools/compare.sh -s

@@ -89,7 +89,8 @@ int sroce_net_init(void)
 		sroce_sk6 = sroce_udp_tunnel(true);
 		if (IS_ERR(sroce_sk6)) {
 			err = PTR_ERR(sroce_sk6);
-			pr_err("sroce: cannot bind UDP %d over IPv6: %d\n", SROCE_ROCE_V2_PORT, err);
+			pr_err("sroce: cannot bind UDP %d over IPv6: %d\n",
+			       SROCE_ROCE_V2_PORT, err);
 			goto err_sk6;
 		}
 	}

@@ -188,8 +188,10 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb)
 	}
 	err = sroce_place_recv(qp, skb->data + pkt->payload_off, pkt->payload_len);
 	if (err != SROCE_EXEC_OK) {
-		sroce_recv_cqe(qp, err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR : IB_WC_LOC_PROT_ERR,
-			       IB_WC_RECV, resp->recv_offset, NULL);
+		enum ib_wc_status st = err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
+						 IB_WC_LOC_PROT_ERR;
+
+		sroce_recv_cqe(qp, st, IB_WC_RECV, resp->recv_offset, NULL);
 		sroce_release_wqe(qp);
 		return err;
 	}
@@ -287,8 +289,9 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 	swap_add = be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add));
 	compare = be64_to_cpu((__force __be64)get_unaligned(&eth->compare));
 	/* AtomicETH: FETCH_ADD's addend is in Swap/Add Data (IBA 9.3.3). */
-	err = sroce_mr_atomic(mr, pkt->reth_va, pkt->opcode,
-			      pkt->opcode == SROCE_OP_FETCH_ADD ? swap_add : compare, swap_add, orig);
+	if (pkt->opcode == SROCE_OP_FETCH_ADD)
+		compare = swap_add;
+	err = sroce_mr_atomic(mr, pkt->reth_va, pkt->opcode, compare, swap_add, orig);
 	sroce_mr_put(mr);
 	return err ? SROCE_EXEC_REM_ACCESS : SROCE_EXEC_OK;
 }
@@ -330,12 +333,27 @@ static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
+/* One READ response packet's data, read from memory now. */
+static int sroce_read_data(struct sroce_qp *qp, const struct sroce_resp_desc *d)
+{
+	struct sroce_mr *mr;
+	int err;
+
+	if (!d->length)
+		return 0;
+	mr = sroce_mr_get(qp->sdev, qp->pd, d->rkey, IB_ACCESS_REMOTE_READ, d->va, d->length);
+	if (!mr)
+		return -EACCES;
+	err = sroce_mr_copy(mr, d->va, qp->resp.bounce, d->length, false);
+	sroce_mr_put(mr);
+	return err;
+}
+
 /* Send every response the core has queued, in its order. */
 static void sroce_resp_drain(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
 	struct sroce_resp_desc d;
-	struct sroce_mr *mr;
 
 	while (sroce_resp_pull(&resp->core, &d)) {
 		trace_sroce_response(qp->ibqp.qp_num, &d);
@@ -344,18 +362,11 @@ static void sroce_resp_drain(struct sroce_qp *qp)
 		case SROCE_RESP_READ_MIDDLE:
 		case SROCE_RESP_READ_LAST:
 		case SROCE_RESP_READ_ONLY:
-			mr = d.length ? sroce_mr_get(qp->sdev, qp->pd, d.rkey, IB_ACCESS_REMOTE_READ,
-						     d.va, d.length) : NULL;
-			if (d.length && (!mr || sroce_mr_copy(mr, d.va, resp->bounce, d.length, false))) {
-				if (mr)
-					sroce_mr_put(mr);
-				/* C9-100: this packet becomes a NAK (or a drop for a duplicate). */
+			/* C9-100: a packet whose data cannot be read becomes a NAK. */
+			if (sroce_read_data(qp, &d))
 				sroce_resp_read_failed(&resp->core, SROCE_EXEC_REM_ACCESS);
-				continue;
-			}
-			if (mr)
-				sroce_mr_put(mr);
-			sroce_tx_response(qp, &d, resp->bounce, d.length);
+			else
+				sroce_tx_response(qp, &d, resp->bounce, d.length);
 			break;
 		case SROCE_RESP_QP_ERROR:
 			sroce_resp_qp_error(qp, d.rule);

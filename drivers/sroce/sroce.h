@@ -379,7 +379,8 @@ int sroce_resp_create(struct sroce_qp *qp);
 int sroce_resp_ready(struct sroce_qp *qp);	/* the QP entered RTR: (re)initialise the core */
 void sroce_resp_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: drain, flush */
 void sroce_resp_destroy(struct sroce_qp *qp);
-void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);	/* owns skb and the QP ref */
+/* takes ownership of @skb and of the QP reference in it */
+void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

@@ -64,7 +64,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 };
 
 /* Every counter has a name: a new enum value without one fails here. */
-static_assert(SROCE_CNT_CORE_LAST == CORE(drops[SROCE_DROP_REASON_COUNT - 1]));
+static_assert(CORE(drops[SROCE_DROP_REASON_COUNT - 1]) == SROCE_CNT_CORE_LAST);
 static_assert(RX_DROP(CORE) == SROCE_CNT_RX_DROP_LAST);
 
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)

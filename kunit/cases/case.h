@@ -139,7 +139,7 @@ void sroce_case_run(const struct sroce_case *c, struct sroce_case_ws *ws,
 SROCE_EXTERN_C_END
 
 /* Table-building helpers. */
-#define SROCE_ARRAY(type, ...) ((const type[]){ __VA_ARGS__ })
+#define SROCE_ARRAY(type, ...) ((const type[]) { __VA_ARGS__ })
 #define SROCE_COUNT(type, ...) (sizeof(SROCE_ARRAY(type, __VA_ARGS__)) / sizeof(type))
 #define STEPS(...) .nsteps = SROCE_COUNT(struct sroce_step, __VA_ARGS__), \
 		   .steps = SROCE_ARRAY(struct sroce_step, __VA_ARGS__)

@@ -91,7 +91,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		STATS(0, 0),
 	},
 	{
-		.name = "C9-125 rnr outcome for a request that needs no wqe is an operational error",
+		.name = "C9-125 rnr for a request that needs no wqe is an operational error",
 		.rules = "C9-125",
 		PARAMS(60, 1024),
 		STEPS(

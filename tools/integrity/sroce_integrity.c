@@ -2,8 +2,8 @@
 /*
  * sroce_integrity - byte-exact data-integrity test for one RC QP pair.
  *
- *   server:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT]
- *   client:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] SERVER_IP
+ *   server:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE]
+ *   client:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE] SERVER_IP
  *
  * The two sides exchange QPN, PSN, GID, MTU and the rkey/address of a
  * registered buffer over a plain TCP socket, connect an RC QP pair with a
@@ -30,6 +30,12 @@
  * sub-test of this side, "INTEGRITY-PEER PASS|FAIL ..." (informational,
  * what the peer reported) and "INTEGRITY RESULT PASS|FAIL".  The exit
  * status is 0 only if every sub-test of this side passed.
+ *
+ * -m MODE picks an error-path scenario instead of the integrity sequence
+ * (both sides must use the same mode): rnr, bad_rkey, oob_write, oob_read,
+ * destroy_qp, or idle (connect, then wait until killed).  Each prints
+ * "INTEGRITY <mode> PASS|FAIL <reason>" between the setup and teardown
+ * lines; see the "Error-path modes" section below.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -69,6 +75,22 @@
 
 static unsigned poll_timeout_ms = 20000;
 
+/* -m MODE: the default integrity sequence or one error-path scenario. */
+enum mode {
+	M_INTEGRITY, M_RNR, M_BAD_RKEY, M_OOB_WRITE, M_OOB_READ, M_DESTROY_QP,
+	M_IDLE, M_COUNT
+};
+
+static const char *const mode_names[M_COUNT] = {
+	[M_INTEGRITY]	= "integrity",
+	[M_RNR]		= "rnr",
+	[M_BAD_RKEY]	= "bad_rkey",
+	[M_OOB_WRITE]	= "oob_write",
+	[M_OOB_READ]	= "oob_read",
+	[M_DESTROY_QP]	= "destroy_qp",
+	[M_IDLE]	= "idle",
+};
+
 /* ------------------------------------------------------------------ */
 /* Sub-test bookkeeping                                                */
 /* ------------------------------------------------------------------ */
@@ -77,7 +99,7 @@ enum side { CLI = 1, SRV = 2 };
 
 enum subtest_id {
 	ST_SETUP, ST_SEND, ST_SEND_IMM, ST_WRITE, ST_WRITE_IMM, ST_READ,
-	ST_CAS, ST_FADD, ST_ATOMIC_FINAL, ST_TEARDOWN, ST_COUNT
+	ST_CAS, ST_FADD, ST_ATOMIC_FINAL, ST_MODE, ST_TEARDOWN, ST_COUNT
 };
 
 struct subtest {
@@ -98,6 +120,8 @@ static struct subtest subtests[ST_COUNT] = {
 	[ST_CAS]		= { "atomic_cmp_swap",	CLI,       false, 0, "" },
 	[ST_FADD]		= { "atomic_fetch_add",	CLI,       false, 0, "" },
 	[ST_ATOMIC_FINAL]	= { "atomic_final",	SRV,       false, 0, "" },
+	/* The scenario of an error-path mode (-m); named after the mode. */
+	[ST_MODE]		= { "mode",		0,         false, 0, "" },
 	[ST_TEARDOWN]		= { "teardown",		CLI | SRV, false, 0, "" },
 };
 
@@ -501,6 +525,7 @@ struct peer_info {
 
 struct ctx {
 	bool server;
+	enum mode mode;
 	const char *dev_name;
 	const char *server_host;
 	int gid_idx;
@@ -530,6 +555,10 @@ struct ctx {
 	 * failure, or the peer said so): remaining phases are skipped. */
 	bool broken;
 	struct plan plan;
+
+	/* Error-path modes: times in ms since the MODE-START handshake. */
+	uint64_t destroy_ms;		/* server: when it destroyed its QP */
+	uint64_t error_ms;		/* client: first error completion */
 };
 
 static char abort_reason[256] = "control connection failed";
@@ -1463,6 +1492,459 @@ static int test_atomic(struct ctx *c)
 }
 
 /* ------------------------------------------------------------------ */
+/* Error-path modes (-m MODE)                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each mode runs one scenario between the MODE-START and MODE-END
+ * handshakes and reports it as the sub-test named after the mode.  The
+ * server's registered buffer stays guard-filled unless the scenario is
+ * meant to write it, so a write that should have been refused is caught.
+ * The responder's counters are checked by the caller
+ * (tools/testvm/errors-guest.sh).
+ */
+#define MODE_OFF	(4096 + 3)	/* unaligned data offset, both sides */
+#define STREAM_LEN	4096		/* destroy_qp: bytes per RDMA WRITE */
+#define STREAM_SIGNAL	16		/* destroy_qp: signal every 16th */
+#define STREAM_MAX_MS	30000		/* destroy_qp: give up after this */
+#define DESTROY_AFTER_MS 500		/* destroy_qp: server's delay */
+#define RNR_DELAY_MS	1000		/* rnr: server posts its receive late */
+#define IDLE_MAX_S	600		/* idle: longest wait for the peer */
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* A region of one SGE at off with capacity cap and 16 guard bytes around. */
+static void one_seg(struct seglist *s, uint64_t off, uint32_t cap)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = 1;
+	s->off[0] = off;
+	s->len[0] = cap;
+	s->rstart = off - 16;
+	s->rend = off + cap + 16;
+}
+
+/* Check that the whole registered buffer still holds the guard pattern. */
+static void check_untouched(struct ctx *c, const char *what)
+{
+	struct seglist all = { .n = 0, .rstart = 0, .rend = c->buf_len };
+	char why[200];
+	uint64_t bad = verify_region(c->buf, &all, 0, 0, why, sizeof(why));
+
+	if (bad)
+		fail(ST_MODE, "%s: %" PRIu64 " bytes of the registered buffer changed; first: %s",
+		     what, bad, why);
+	else
+		printf("# %s: all %zu bytes of the registered buffer unchanged\n",
+		       what, c->buf_len);
+}
+
+/* Informational: the QP state as the provider reports it. */
+static void print_qp_state(struct ctx *c)
+{
+	static const char *const names[] = {
+		"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"
+	};
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+
+	if (ibv_query_qp(c->qp, &a, IBV_QP_STATE, &ia))
+		printf("# ibv_query_qp: %s\n", strerror(errno));
+	else
+		printf("# local QP state now %s\n",
+		       (unsigned)a.qp_state < 7 ? names[a.qp_state] : "?");
+}
+
+/* Post one signaled work request with a single SGE. */
+static int post_one(struct ctx *c, enum ibv_wr_opcode op, uint64_t wr_id,
+		    uint64_t off, uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(c->buf + off),
+		.length = len,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = op;
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	return post_send(c, ST_MODE, &wr);
+}
+
+/* Wait for the send completion of wr_id; its status must be want. */
+static void expect_status(struct ctx *c, const char *what, uint64_t wr_id,
+			  enum ibv_wc_status want)
+{
+	struct ibv_wc wc;
+
+	if (poll_one(c, c->scq, ST_MODE, what, &wc))
+		return;
+	if (wc.wr_id != wr_id)
+		fail(ST_MODE, "%s: completion of wr_id %" PRIu64 ", expected %" PRIu64,
+		     what, wc.wr_id, wr_id);
+	if (wc.status != want)
+		fail(ST_MODE, "%s: completion status %s (%d), expected %s (%d)",
+		     what, ibv_wc_status_str(wc.status), wc.status,
+		     ibv_wc_status_str(want), want);
+	else
+		printf("# %s: completion status %s, as expected\n", what,
+		       ibv_wc_status_str(wc.status));
+}
+
+/*
+ * rnr: one multi-packet SEND reaches the server before it has posted a
+ * receive.  The responder must answer with RNR NAKs (and nothing else:
+ * no sequence NAK for the packets that follow the refused first one);
+ * the requester (rnr_retry 7 = unlimited, min_rnr_timer 12 from the
+ * server's RTR) retries until the receive is posted ~1 s later.  The send
+ * must then complete successfully and the bytes arrive intact.
+ */
+static uint32_t rnr_len(const struct ctx *c)
+{
+	return 3 * c->mtu_bytes + 5;
+}
+
+static void rnr_client(struct ctx *c)
+{
+	uint32_t len = rnr_len(c);
+	uint64_t t0 = now_ms();
+	struct ibv_wc wc;
+
+	if (post_one(c, IBV_WR_SEND, 1, MODE_OFF, len, 0, 0))
+		return;
+	if (expect_wc(c, c->scq, ST_MODE, "SEND before the receive is posted",
+		      1, IBV_WC_SEND, &wc) == 0)
+		printf("# rnr: SEND of %u bytes completed after %" PRIu64 " ms\n",
+		       len, now_ms() - t0);
+}
+
+static void rnr_server(struct ctx *c)
+{
+	uint32_t len = rnr_len(c);
+	struct seglist s;
+	struct ibv_wc wc;
+	char why[200];
+	uint64_t bad;
+
+	one_seg(&s, MODE_OFF, len + 64);
+	s.rstart = 0;			/* check the whole buffer */
+	s.rend = c->buf_len;
+	sleep_ms(RNR_DELAY_MS);
+	printf("# rnr: posting the receive now (%u ms after the start)\n",
+	       RNR_DELAY_MS);
+	if (post_recv(c, ST_MODE, 7, &s, 1))
+		return;
+	if (expect_wc(c, c->rcq, ST_MODE, "receive posted late", 7,
+		      IBV_WC_RECV, &wc) < 0)
+		return;
+	if (wc.byte_len != len)
+		fail(ST_MODE, "receive: byte_len %u, expected %u", wc.byte_len, len);
+	if (wc.wc_flags & IBV_WC_WITH_IMM)
+		fail(ST_MODE, "receive: IBV_WC_WITH_IMM set for a plain SEND");
+	bad = verify_region(c->buf, &s, seed_for(0x100 + M_RNR, 0), len, why,
+			    sizeof(why));
+	if (bad)
+		fail(ST_MODE, "receive: %" PRIu64 " wrong bytes; first: %s", bad, why);
+}
+
+/*
+ * bad_rkey / oob_write / oob_read: one request the responder must refuse
+ * with a Remote Access Error NAK, so the client's completion is
+ * IBV_WC_REM_ACCESS_ERR, and nothing of the server's buffer (nor, for the
+ * read, of the client's destination) may be written.  The out-of-bounds
+ * ones start 2 MTUs before the end of the server's MR and run 64 bytes past
+ * it, so a responder that checks only each packet (not the whole RETH
+ * range at the first one) writes the first two packets and is caught.
+ */
+static void access_client(struct ctx *c)
+{
+	uint32_t oob_len = 2 * c->mtu_bytes + 64;
+	uint64_t oob_addr = c->peer.addr + c->peer.len - 2 * c->mtu_bytes;
+	struct seglist s;
+	char why[200];
+
+	switch (c->mode) {
+	case M_BAD_RKEY:
+		printf("# bad_rkey: RDMA_WRITE of 64 bytes with rkey 0x%x (the server's is 0x%x)\n",
+		       c->peer.rkey ^ 0xff00, c->peer.rkey);
+		if (!post_one(c, IBV_WR_RDMA_WRITE, 1, MODE_OFF, 64,
+			      c->peer.addr + MODE_OFF, c->peer.rkey ^ 0xff00))
+			expect_status(c, "RDMA_WRITE with a wrong rkey", 1,
+				      IBV_WC_REM_ACCESS_ERR);
+		break;
+	case M_OOB_WRITE:
+		printf("# oob_write: RDMA_WRITE of %u bytes at MR end - %u\n",
+		       oob_len, 2 * c->mtu_bytes);
+		if (!post_one(c, IBV_WR_RDMA_WRITE, 1, MODE_OFF, oob_len,
+			      oob_addr, c->peer.rkey))
+			expect_status(c, "RDMA_WRITE past the end of the MR", 1,
+				      IBV_WC_REM_ACCESS_ERR);
+		break;
+	case M_OOB_READ:
+		printf("# oob_read: RDMA_READ of %u bytes at MR end - %u\n",
+		       oob_len, 2 * c->mtu_bytes);
+		one_seg(&s, MODE_OFF, oob_len);
+		fill_guard(c->buf, s.rstart, s.rend);
+		if (!post_one(c, IBV_WR_RDMA_READ, 1, MODE_OFF, oob_len,
+			      oob_addr, c->peer.rkey))
+			expect_status(c, "RDMA_READ past the end of the MR", 1,
+				      IBV_WC_REM_ACCESS_ERR);
+		if (verify_region(c->buf, &s, 0, 0, why, sizeof(why)))
+			fail(ST_MODE, "the refused read wrote the local buffer: %s",
+			     why);
+		break;
+	default:
+		break;
+	}
+	print_qp_state(c);
+}
+
+/*
+ * destroy_qp: the client streams 4 KiB RDMA WRITEs (64 outstanding, every
+ * 16th signaled) until it gets an error completion; ~0.5 s after the start
+ * the server destroys its QP, MR, CQs and PD under that stream.  The
+ * client's QP (timeout 16, retry_cnt 2) must then fail the oldest write
+ * with IBV_WC_RETRY_EXC_ERR, after the destroy (checked with the server's
+ * destroy time at MODE-END), and the server must survive.
+ */
+static void destroy_client(struct ctx *c)
+{
+	uint64_t start = now_ms(), posted = 0, done = 0, flushed = 0, other = 0;
+	uint64_t nslots = c->peer.len / STREAM_LEN, err_wr = 0, quiet;
+	enum ibv_wc_status err = IBV_WC_SUCCESS;
+	bool post_failed = false;
+	unsigned spins = 0;
+	struct ibv_wc wc[16];
+	int n;
+
+	fill_region(c->buf, &(struct seglist){ .n = 1, .off = { 64 },
+		    .len = { STREAM_LEN }, .rstart = 0, .rend = STREAM_LEN + 128 },
+		    seed_for(0x100 + M_DESTROY_QP, 0), STREAM_LEN);
+	while (err == IBV_WC_SUCCESS) {
+		if (now_ms() - start > STREAM_MAX_MS) {
+			fail(ST_MODE, "no error completion within %u ms (%" PRIu64
+			     " writes completed, server destroyed its QP after ~%u ms)",
+			     STREAM_MAX_MS, done, DESTROY_AFTER_MS);
+			return;
+		}
+		while (!post_failed && posted - done < QUEUE_DEPTH) {
+			struct ibv_sge sge = {
+				.addr = (uintptr_t)(c->buf + 64),
+				.length = STREAM_LEN,
+				.lkey = c->mr->lkey,
+			};
+			struct ibv_send_wr wr, *bad = NULL;
+			int r;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = posted;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = IBV_WR_RDMA_WRITE;
+			wr.wr.rdma.remote_addr = c->peer.addr +
+						 (posted % nslots) * STREAM_LEN;
+			wr.wr.rdma.rkey = c->peer.rkey;
+			if (posted % STREAM_SIGNAL == STREAM_SIGNAL - 1)
+				wr.send_flags = IBV_SEND_SIGNALED;
+			r = ibv_post_send(c->qp, &wr, &bad);
+			if (r) {
+				/* The QP may be in error already: keep polling. */
+				printf("# destroy_qp: ibv_post_send of write #%" PRIu64
+				       " failed: %s\n", posted, strerror(r));
+				post_failed = true;
+				break;
+			}
+			posted++;
+		}
+		n = ibv_poll_cq(c->scq, 16, wc);
+		if (n < 0) {
+			fail(ST_MODE, "ibv_poll_cq failed (%d)", n);
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				err = wc[i].status;
+				err_wr = wc[i].wr_id;
+				break;
+			}
+			done = wc[i].wr_id + 1;
+		}
+		if (n == 0 && ++spins > 1000)
+			sleep_ms(0), nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+	}
+	c->error_ms = now_ms() - start;
+	/* Drain the flushed rest until the CQ stays quiet for 1 s. */
+	quiet = now_ms();
+	while (now_ms() - quiet < 1000) {
+		n = ibv_poll_cq(c->scq, 16, wc);
+		if (n < 0)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status == IBV_WC_WR_FLUSH_ERR)
+				flushed++;
+			else
+				other++;
+		}
+		if (n > 0)
+			quiet = now_ms();
+		else
+			sleep_ms(1);
+	}
+	printf("# destroy_qp: %" PRIu64 " writes posted, %" PRIu64
+	       " completed; first error %s (%d) on write #%" PRIu64 " after %"
+	       PRIu64 " ms; then %" PRIu64 " flushed, %" PRIu64 " other\n",
+	       posted, done, ibv_wc_status_str(err), err, err_wr, c->error_ms,
+	       flushed, other);
+	if (err != IBV_WC_RETRY_EXC_ERR)
+		fail(ST_MODE, "first error completion %s (%d), expected %s",
+		     ibv_wc_status_str(err), err,
+		     ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	if (done == 0)
+		fail(ST_MODE, "no write completed before the error: the stream never ran");
+	print_qp_state(c);
+}
+
+static void destroy_server(struct ctx *c, uint64_t start)
+{
+	int r;
+
+	sleep_ms(DESTROY_AFTER_MS);
+	c->destroy_ms = now_ms() - start;
+	printf("# destroy_qp: destroying QP 0x%06x under the client's stream (%"
+	       PRIu64 " ms after the start)\n", c->qp->qp_num, c->destroy_ms);
+	r = ibv_destroy_qp(c->qp);
+	c->qp = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_destroy_qp: %s", strerror(r));
+	r = ibv_dereg_mr(c->mr);
+	c->mr = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_dereg_mr: %s", strerror(r));
+	r = ibv_destroy_cq(c->rcq);
+	c->rcq = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_destroy_cq (recv): %s", strerror(r));
+	r = ibv_destroy_cq(c->scq);
+	c->scq = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_destroy_cq (send): %s", strerror(r));
+	r = ibv_dealloc_pd(c->pd);
+	c->pd = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_dealloc_pd: %s", strerror(r));
+	printf("# destroy_qp: QP, MR, CQs and PD destroyed after %" PRIu64 " ms\n",
+	       now_ms() - start);
+}
+
+/*
+ * idle: after the connection, wait until the peer closes the control
+ * connection (or this process is killed).  Used to tear the device down
+ * while a user context and a connected QP exist.  Returns 1 (no result
+ * exchange: the peer is gone) or 0 if the setup failed.
+ */
+static int idle_wait(struct ctx *c)
+{
+	uint64_t deadline = now_ms() + IDLE_MAX_S * 1000ull;
+
+	if (c->broken) {
+		fail(ST_MODE, "not run: setup failed (this side or peer)");
+		report(ST_MODE);
+		return 0;
+	}
+	printf("# idle: connected; waiting until the peer closes the control connection or this process is killed\n");
+	fflush(stdout);
+	for (;;) {
+		char b;
+		ssize_t n = recv(c->sock, &b, 1, 0);
+
+		if (n == 0 || (n < 0 && (errno == ECONNRESET || errno == EPIPE))) {
+			printf("# idle: the peer closed the control connection\n");
+			break;
+		}
+		if (n > 0) {
+			fail(ST_MODE, "unexpected data on the control connection");
+			break;
+		}
+		if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
+			fail(ST_MODE, "control connection: %s", strerror(errno));
+			break;
+		}
+		if (now_ms() > deadline) {
+			fail(ST_MODE, "the peer did not go away within %d s", IDLE_MAX_S);
+			break;
+		}
+	}
+	report(ST_MODE);
+	return 1;
+}
+
+/*
+ * Run the scenario of c->mode.  Returns 0 when done (results are then
+ * exchanged as in the integrity mode), 1 when done without a peer to
+ * exchange results with, -1 if the control connection failed.
+ */
+static int run_mode(struct ctx *c)
+{
+	uint64_t mine[2], peer[2], start;
+	struct seglist s;
+	int r;
+
+	if (c->mode == M_IDLE)
+		return idle_wait(c);
+	/* Client: the source bytes of SEND / WRITE (the read's destination
+	 * and everything else stay guard). */
+	if (!c->broken && !c->server) {
+		one_seg(&s, MODE_OFF, 3 * c->mtu_bytes + 64);
+		fill_region(c->buf, &s, seed_for(0x100 + c->mode, 0), s.len[0]);
+	}
+	r = phase_sync(c, "MODE-START");
+	if (r < 0)
+		return -1;
+	start = now_ms();
+	if (r == 0)
+		fail(ST_MODE, "skipped: setup failed (this side or peer)");
+	else if (c->mode == M_RNR)
+		c->server ? rnr_server(c) : rnr_client(c);
+	else if (c->mode == M_DESTROY_QP)
+		c->server ? destroy_server(c, start) : destroy_client(c);
+	else if (!c->server)
+		access_client(c);
+
+	mine[0] = subtests[ST_MODE].nfail;
+	mine[1] = c->destroy_ms;
+	if (msg_send(c, "MODE-END", mine, 2, NULL) ||
+	    msg_recv(c, "MODE-END", peer, 2, NULL))
+		return -1;
+	if (r == 1 && c->server &&
+	    (c->mode == M_BAD_RKEY || c->mode == M_OOB_WRITE ||
+	     c->mode == M_OOB_READ)) {
+		check_untouched(c, mode_names[c->mode]);
+		print_qp_state(c);
+	}
+	if (r == 1 && !c->server && c->mode == M_DESTROY_QP &&
+	    c->error_ms + 100 < peer[1])
+		fail(ST_MODE, "the error completion came %" PRIu64
+		     " ms after the start, before the server destroyed its QP (%"
+		     PRIu64 " ms): spurious retry exhaustion?", c->error_ms, peer[1]);
+	if (peer[0])
+		printf("# %s: the peer reports a failure of its side\n",
+		       mode_names[c->mode]);
+	report(ST_MODE);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Setup and teardown                                                  */
 /* ------------------------------------------------------------------ */
 
@@ -1630,7 +2112,8 @@ static int exchange_info(struct ctx *c)
 {
 	uint64_t v[8] = {
 		PROTO_MAGIC,
-		(uint64_t)PROTO_VERSION << 32 | (c->broken ? 1 : 0),
+		(uint64_t)PROTO_VERSION << 32 | (uint64_t)c->mode << 8 |
+			(c->broken ? 1 : 0),
 		c->qp ? c->qp->qp_num : 0,
 		c->psn,
 		c->mr ? c->mr->rkey : 0,
@@ -1647,6 +2130,14 @@ static int exchange_info(struct ctx *c)
 	if (pv[0] != PROTO_MAGIC || pv[1] >> 32 != PROTO_VERSION) {
 		snprintf(abort_reason, sizeof(abort_reason),
 			 "peer is not a compatible sroce_integrity (magic/version mismatch)");
+		return -1;
+	}
+	if (((pv[1] >> 8) & 0xff) != c->mode) {
+		unsigned pm = (pv[1] >> 8) & 0xff;
+
+		snprintf(abort_reason, sizeof(abort_reason),
+			 "peer runs mode %s, this side %s (-m must match)",
+			 pm < M_COUNT ? mode_names[pm] : "?", mode_names[c->mode]);
 		return -1;
 	}
 	if (pv[1] & 1) {
@@ -1712,6 +2203,11 @@ static int connect_qp(struct ctx *c)
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
+	if (c->mode == M_DESTROY_QP) {
+		/* Give up soon after the peer QP is gone: 3 x ~268 ms. */
+		a.timeout = 16;
+		a.retry_cnt = 2;
+	}
 	a.rnr_retry = 7;
 	a.sq_psn = c->psn;
 	a.max_rd_atomic = c->rd_atomic;

@@ -1510,6 +1510,7 @@ static int test_atomic(struct ctx *c)
 #define DESTROY_AFTER_MS 500		/* destroy_qp: server's delay */
 #define RNR_DELAY_MS	1000		/* rnr: server posts its receive late */
 #define IDLE_MAX_S	600		/* idle: longest wait for the peer */
+#define MODE_SRC_LEN	65536		/* client: pattern bytes at MODE_OFF */
 
 static void sleep_ms(unsigned ms)
 {
@@ -1538,8 +1539,8 @@ static void check_untouched(struct ctx *c, const char *what)
 	uint64_t bad = verify_region(c->buf, &all, 0, 0, why, sizeof(why));
 
 	if (bad)
-		fail(ST_MODE, "%s: %" PRIu64 " bytes of the registered buffer changed; first: %s",
-		     what, bad, why);
+		fail(ST_MODE, "%s: %" PRIu64 " bytes of the registered buffer changed (buffer length %zu); first: %s",
+		     what, bad, c->buf_len, why);
 	else
 		printf("# %s: all %zu bytes of the registered buffer unchanged\n",
 		       what, c->buf_len);
@@ -1728,9 +1729,6 @@ static void destroy_client(struct ctx *c)
 	struct ibv_wc wc[16];
 	int n;
 
-	fill_region(c->buf, &(struct seglist){ .n = 1, .off = { 64 },
-		    .len = { STREAM_LEN }, .rstart = 0, .rend = STREAM_LEN + 128 },
-		    seed_for(0x100 + M_DESTROY_QP, 0), STREAM_LEN);
 	while (err == IBV_WC_SUCCESS) {
 		if (now_ms() - start > STREAM_MAX_MS) {
 			fail(ST_MODE, "no error completion within %u ms (%" PRIu64
@@ -1740,7 +1738,7 @@ static void destroy_client(struct ctx *c)
 		}
 		while (!post_failed && posted - done < QUEUE_DEPTH) {
 			struct ibv_sge sge = {
-				.addr = (uintptr_t)(c->buf + 64),
+				.addr = (uintptr_t)(c->buf + MODE_OFF),
 				.length = STREAM_LEN,
 				.lkey = c->mr->lkey,
 			};
@@ -1780,8 +1778,11 @@ static void destroy_client(struct ctx *c)
 			}
 			done = wc[i].wr_id + 1;
 		}
-		if (n == 0 && ++spins > 1000)
-			sleep_ms(0), nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+		if (n == 0 && ++spins > 1000) {	/* soft RoCE needs the CPU too */
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+		}
 	}
 	c->error_ms = now_ms() - start;
 	/* Drain the flushed rest until the CQ stays quiet for 1 s. */
@@ -1905,7 +1906,7 @@ static int run_mode(struct ctx *c)
 	/* Client: the source bytes of SEND / WRITE (the read's destination
 	 * and everything else stay guard). */
 	if (!c->broken && !c->server) {
-		one_seg(&s, MODE_OFF, 3 * c->mtu_bytes + 64);
+		one_seg(&s, MODE_OFF, MODE_SRC_LEN);
 		fill_region(c->buf, &s, seed_for(0x100 + c->mode, 0), s.len[0]);
 	}
 	r = phase_sync(c, "MODE-START");
@@ -1929,7 +1930,7 @@ static int run_mode(struct ctx *c)
 	if (r == 1 && c->server &&
 	    (c->mode == M_BAD_RKEY || c->mode == M_OOB_WRITE ||
 	     c->mode == M_OOB_READ)) {
-		check_untouched(c, mode_names[c->mode]);
+		check_untouched(c, "after the refused request");
 		print_qp_state(c);
 	}
 	if (r == 1 && !c->server && c->mode == M_DESTROY_QP &&
@@ -2269,7 +2270,8 @@ static void teardown(struct ctx *c)
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s -d DEV -g GID_INDEX [-p TCP_PORT] [-i IB_PORT] [-P PSN] [-t SECONDS] [SERVER_IP]\n"
+		"usage: %s -d DEV -g GID_INDEX [-p TCP_PORT] [-i IB_PORT] [-P PSN] [-t SECONDS]\n"
+		"       [-m MODE] [SERVER_IP]\n"
 		"\n"
 		"RC data-integrity test: SEND/SEND_WITH_IMM, RDMA_WRITE[_WITH_IMM],\n"
 		"RDMA_READ, CMP_SWAP and FETCH_ADD, every byte verified.\n"
@@ -2282,6 +2284,14 @@ static void usage(FILE *f, const char *prog)
 		"  -P PSN        initial send PSN of this side (default random;\n"
 		"                e.g. 0xffff00 makes the PSN wrap during the test)\n"
 		"  -t SECONDS    completion timeout (default 20)\n"
+		"  -m MODE       scenario, the same on both sides (default integrity):\n"
+		"                integrity   the data-integrity sequence above\n"
+		"                rnr         SEND before the receive is posted (RNR NAK)\n"
+		"                bad_rkey    RDMA_WRITE with a wrong rkey\n"
+		"                oob_write   RDMA_WRITE past the end of the server's MR\n"
+		"                oob_read    RDMA_READ past the end of the server's MR\n"
+		"                destroy_qp  the server destroys its QP under a WRITE stream\n"
+		"                idle        connect, then wait until the peer goes away\n"
 		"  -h, --help    this text\n"
 		"\n"
 		"Prints 'INTEGRITY <name> PASS|FAIL <reason>' per sub-test, then\n"
@@ -2312,7 +2322,7 @@ static int parse_args(struct ctx *c, int argc, char **argv)
 	long v;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "d:g:p:i:P:t:h", lopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "d:g:p:i:P:t:m:h", lopts, NULL)) != -1) {
 		switch (o) {
 		case 'd':
 			c->dev_name = optarg;
@@ -2354,6 +2364,16 @@ static int parse_args(struct ctx *c, int argc, char **argv)
 			}
 			poll_timeout_ms = (unsigned)v * 1000;
 			break;
+		case 'm':
+			for (v = 0; v < M_COUNT; v++)
+				if (!strcmp(optarg, mode_names[v]))
+					break;
+			if (v == M_COUNT) {
+				fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], optarg);
+				return 2;
+			}
+			c->mode = (enum mode)v;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -2394,8 +2414,17 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	my_side = c->server ? SRV : CLI;
-	printf("# sroce_integrity %s: device %s, GID index %d\n",
-	       c->server ? "server" : "client", c->dev_name, c->gid_idx);
+	if (c->mode != M_INTEGRITY) {
+		/* Only setup, the scenario and teardown are reported. */
+		for (int st = ST_SEND; st <= ST_ATOMIC_FINAL; st++)
+			subtests[st].sides = 0;
+		subtests[ST_MODE].name = mode_names[c->mode];
+		subtests[ST_MODE].sides = CLI | SRV;
+	}
+	printf("# sroce_integrity %s: device %s, GID index %d%s%s\n",
+	       c->server ? "server" : "client", c->dev_name, c->gid_idx,
+	       c->mode != M_INTEGRITY ? ", mode " : "",
+	       c->mode != M_INTEGRITY ? mode_names[c->mode] : "");
 
 	/* Local verbs set-up; on failure still tell the peer, then stop. */
 	if (open_device(c) || create_resources(c))
@@ -2404,15 +2433,24 @@ int main(int argc, char **argv)
 		goto aborted;
 	if (exchange_info(c))
 		goto aborted;
-	if (!c->broken && (check_plan(c) || connect_qp(c)))
+	if (!c->broken && ((c->mode == M_INTEGRITY && check_plan(c)) ||
+			   connect_qp(c)))
 		c->broken = true;
 	r = phase_sync(c, "CONNECTED");
 	if (r < 0)
 		goto aborted;
 	report(ST_SETUP);
 
-	if (test_send(c) || test_write(c) || test_read(c) || test_atomic(c))
-		goto aborted;
+	if (c->mode == M_INTEGRITY) {
+		if (test_send(c) || test_write(c) || test_read(c) || test_atomic(c))
+			goto aborted;
+	} else {
+		r = run_mode(c);
+		if (r < 0)
+			goto aborted;
+		if (r > 0)
+			goto done;	/* idle: the peer is gone */
+	}
 
 	/* Exchange the overall results (informational for this side). */
 	nfail = failed_subtests();
@@ -2424,6 +2462,7 @@ int main(int argc, char **argv)
 		       peer_fail);
 	else
 		printf("INTEGRITY-PEER PASS\n");
+done:
 	teardown(c);
 	report(ST_TEARDOWN);
 	goto out;

@@ -1,0 +1,132 @@
+#!/bin/sh
+# Guest side of the error-path test (tools/testvm/errors-test.sh).
+# VM B serves every scenario of sroce_integrity -m MODE in turn on sroce0
+# and checks sroce's counters around each; VM A runs the matching clients
+# on stock rxe.  Then VM B tears the device down while an idle client is
+# connected.  Prints "errors-test: ok: ..." / "errors-test: FAIL: ...".
+read -r ROLE < /sroce/role
+. /sroce/guest-lib.sh
+T=/sroce/sroce_integrity
+MODES="rnr bad_rkey oob_write oob_read destroy_qp"
+fail=0
+ok() { echo "errors-test: ok: $*"; }
+bad() { echo "errors-test: FAIL: $*"; fail=1; }
+
+# One fixed TCP port per mode keeps the two VMs in step: a client never
+# reaches the server of another mode; it retries the connect for 60 s.
+port_of() {
+	case $1 in
+	rnr) echo 18801 ;; bad_rkey) echo 18802 ;; oob_write) echo 18803 ;;
+	oob_read) echo 18804 ;; destroy_qp) echo 18805 ;; idle) echo 18806 ;;
+	esac
+}
+
+net_up || exit 10
+
+if [ "$ROLE" = A ]; then
+	load_provider rxe || exit 11
+	for m in $MODES idle; do
+		echo "errors-test: client $m"
+		$T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP" || fail=1
+	done
+	dump_stats end
+	exit $fail
+fi
+
+load_provider sroce || exit 11
+
+# Counter snapshots: "link sroce0/1 name value name value ..." on one line.
+snap() { rdma statistic show link "$DEV/1" >"/tmp/stats.$1" 2>&1; }
+stat_in() { tr ' ' '\n' <"/tmp/stats.$1" | grep -A1 -x "$2" | tail -n1; }
+# delta MODE NAME: counter change over the mode's run
+delta() {
+	b=$(stat_in "before.$1" "$2")
+	a=$(stat_in "after.$1" "$2")
+	echo $(( ${a:-0} - ${b:-0} ))
+}
+# expect MODE NAME OP VALUE: check the change of one counter
+expect() {
+	d=$(delta "$1" "$2")
+	if test "$d" "$3" "$4"; then ok "$1: $2 delta $d ($3 $4)"
+	else bad "$1: $2 delta $d, expected $3 $4"; fi
+}
+# All counters that changed, for the log.
+show_deltas() {
+	line=
+	for n in $(awk '{ for (i = 3; i < NF; i += 2) print $i }' "/tmp/stats.after.$1"); do
+		d=$(delta "$1" "$n")
+		[ "$d" = 0 ] || line="$line $n=+$d"
+	done
+	echo "errors-test: $1 counter deltas:$line"
+}
+
+for m in $MODES; do
+	echo "errors-test: server $m"
+	snap "before.$m"
+	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")"; then
+		ok "$m: server side completed"
+	else
+		bad "$m: server side failed"
+	fi
+	snap "after.$m"
+	show_deltas "$m"
+	case $m in
+	rnr)
+		expect rnr resp_rnr_nak -ge 1
+		expect rnr resp_nak -eq 0	# no sequence NAK after the RNR NAK
+		expect rnr nak_psn_seq_err -eq 0
+		expect rnr resp_qp_error -eq 0 ;;
+	bad_rkey)
+		expect bad_rkey nak_rem_access_err -eq 1
+		expect bad_rkey resp_qp_error -eq 1 ;;
+	oob_write)
+		expect oob_write nak_rem_access_err -eq 1 ;;
+	oob_read)
+		expect oob_read nak_rem_access_err -eq 1 ;;
+	destroy_qp)
+		expect destroy_qp rx_drop_no_qp -gt 0 ;;
+	esac
+done
+dump_stats end
+
+# Teardown with a connected client: the device delete must wait for the
+# open user context, finish once its process is gone, then rmmod works.
+echo "errors-test: teardown with a connected client"
+$T -m idle -d "$DEV" -g "$GIDX" -p "$(port_of idle)" >/tmp/idle.out 2>&1 &
+spid=$!
+i=0
+until grep -q '^# idle: connected' /tmp/idle.out; do
+	i=$((i + 1))
+	if [ $i -ge 1200 ] || ! kill -0 $spid 2>/dev/null; then break; fi
+	sleep 0.1
+done
+if grep -q '^# idle: connected' /tmp/idle.out; then
+	ok "idle server connected"
+else
+	bad "idle server did not connect"
+fi
+rm -f /tmp/del.rc
+(rdma link delete "$DEV" >/tmp/del.out 2>&1; echo $? >/tmp/del.rc) &
+sleep 2
+if [ -e /tmp/del.rc ]; then
+	bad "rdma link delete returned (rc $(cat /tmp/del.rc)) while a user context was open"
+else
+	ok "rdma link delete waits while a user context is open"
+fi
+kill $spid 2>/dev/null
+wait $spid
+echo "errors-test: idle server exited with status $?"
+i=0
+while [ ! -e /tmp/del.rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+if [ "$(cat /tmp/del.rc 2>/dev/null)" = 0 ]; then
+	ok "rdma link delete completed after the server exited"
+else
+	bad "rdma link delete did not complete (rc $(cat /tmp/del.rc 2>/dev/null || echo pending))"
+	cat /tmp/del.out
+fi
+[ -e /tmp/del.rc ] && wait
+if [ -e "/sys/class/infiniband/$DEV" ]; then bad "device $DEV still present"; else ok "device $DEV gone"; fi
+if rmmod sroce; then ok "rmmod sroce"; else bad "rmmod sroce"; fi
+sed 's/^/idle-server: /' /tmp/idle.out
+echo "errors-test: done, fail=$fail"
+exit $fail

@@ -47,6 +47,7 @@ stage guards tools/check-guards.sh
 stage style make -s style KDIR="$(tools/testvm/build-kernel.sh normal 2>/dev/null | tail -n1)"
 stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
+stage errors tools/testvm/errors-test.sh debug
 stage compare-smoke tools/compare.sh -s
 stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 

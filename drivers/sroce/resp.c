@@ -216,6 +216,14 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb)
 	if (first) {
 		if (!(qp->access_flags & IB_ACCESS_REMOTE_WRITE))
 			return SROCE_EXEC_REM_ACCESS;
+		/* The whole RETH range, before any byte is placed (C9-124). */
+		if (pkt->reth_len) {
+			mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_WRITE,
+					  pkt->reth_va, pkt->reth_len);
+			if (!mr)
+				return SROCE_EXEC_REM_ACCESS;
+			sroce_mr_put(mr);
+		}
 		resp->write_va = pkt->reth_va;
 		resp->write_rkey = pkt->reth_rkey;
 		resp->write_resid = pkt->reth_len;

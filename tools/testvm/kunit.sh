@@ -16,15 +16,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=$top/build/$flavour
 mkdir -p "$out"
+# Results of an earlier run must never count for this one.
+rm -f "$out"/kunit.ktap "$out"/kunit-ok.txt "$out"/manifest.tsv "$out"/suites.ktap
 
 kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
 make -s -C "$top" module-for KDIR="$kdir" BUILD="$out" >&2
 src=$(readlink -f "$kdir/source")
 
 log=$out/kunit-console.log
+# sroce.ko needs ib_core and the UDP tunnel modules: install both modules
+# with the kernel's, so that modprobe resolves the dependencies.
+base=$("$here/mkinitramfs.sh" | tail -n1)
+mods=$("$here/modroot.sh" "$kdir" "$out/sroce.ko" "$out/sroce_kunit.ko" | tail -n1)
+cat "$base" "$mods" >"$out/initrd.cpio.gz"
 rc=0
 "$here/run-vm.sh" -k "$kdir" -s "$here/kunit-guest.sh" -t 600 -l "$log" \
-	-m "$out/sroce.ko" -m "$out/sroce_kunit.ko" || rc=$?
+	-i "$out/initrd.cpio.gz" || rc=$?
 
 # The suites' KTAP from the guest's kernel log: everything after the
 # first suite header, under one top-level header for kunit.py.

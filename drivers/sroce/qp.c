@@ -12,21 +12,18 @@
  *   because the core frees the QP as soon as destroy returns.
  * - qp->state_lock covers qp->state and every attribute modify_qp stores;
  *   readers outside modify_qp take it too.
- * - sroce_modify_mutex serialises modify_qp calls (uverbs holds only a
- *   shared lock on the QP), so a transition is checked against the state
- *   it is applied to; the responder hooks run under it, outside the
+ * - qp->modify_lock serialises modify_qp calls on the QP (uverbs holds
+ *   only a shared lock on it), so a transition is checked against the
+ *   state it is applied to; the responder hooks run under it, outside the
  *   spinlock.
  */
 #include <linux/log2.h>
-#include <linux/mutex.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include <sroce/psn.h>
 #include "sroce.h"
-
-static DEFINE_MUTEX(sroce_modify_mutex);
 
 /* An rxe ring keeps one slot empty: the capacity is the index mask. */
 static u32 sroce_ring_capacity(const struct sroce_queue *q)
@@ -98,6 +95,7 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->rcq = to_scq(init->recv_cq);
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	spin_lock_init(&qp->state_lock);
+	mutex_init(&qp->modify_lock);
 	qp->state = IB_QPS_RESET;
 	qp->path_mtu = ib_mtu_enum_to_int(IB_MTU_256);
 	qp->max_rd_atomic = 1;
@@ -175,6 +173,7 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (!qp->srq)
 		sroce_queue_cleanup(&qp->rq);
 	sroce_queue_cleanup(&qp->sq);
+	mutex_destroy(&qp->modify_lock);
 	return 0;
 }
 
@@ -310,7 +309,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 
-	mutex_lock(&sroce_modify_mutex);
+	mutex_lock(&qp->modify_lock);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	cur = qp->state;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
@@ -350,7 +349,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		break;
 	}
 out:
-	mutex_unlock(&sroce_modify_mutex);
+	mutex_unlock(&qp->modify_lock);
 	return err;
 }
 

@@ -11,6 +11,7 @@
 
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/refcount.h>
 #include <linux/skbuff.h>
@@ -212,6 +213,7 @@ struct sroce_qp {
 	u32 sq_max_inline;
 	u32 rq_max_sge;
 	enum ib_sig_type sq_sig_type;
+	struct mutex modify_lock;	/* serialises modify_qp */
 	spinlock_t state_lock;		/* state and the attributes below */
 	enum ib_qp_state state;
 	struct sroce_av av;

@@ -1,7 +1,6 @@
 #!/bin/sh
 # Guest side of the sroce device test (tools/testvm/device-test.sh).
 # VM B owns the sroce device; VM A sends it raw UDP 4791 datagrams.
-read -r ROLE < /sroce/role
 . /sroce/guest-lib.sh
 net_up || exit 10
 fail=0

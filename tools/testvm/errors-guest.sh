@@ -4,7 +4,6 @@
 # and checks sroce's counters around each; VM A runs the matching clients
 # on stock rxe.  Then VM B tears the device down while an idle client is
 # connected.  Prints "errors-test: ok: ..." / "errors-test: FAIL: ...".
-read -r ROLE < /sroce/role
 . /sroce/guest-lib.sh
 T=/sroce/sroce_integrity
 MODES="rnr bad_rkey oob_write oob_read destroy_qp"

@@ -1,5 +1,12 @@
 # Sourced by guest scripts (busybox sh).  Network and RDMA set-up helpers.
-# Role: A is 10.0.0.1, B is 10.0.0.2 (set ROLE before sourcing).
+# ROLE (from /sroce/role): A is 10.0.0.1, B is 10.0.0.2.  PROVIDER: the
+# RDMA provider this VM runs: stock rxe on A, /sroce/responder (if given)
+# on B.
+read -r ROLE < /sroce/role
+PROVIDER=rxe
+if [ "$ROLE" = B ] && [ -f /sroce/responder ]; then
+	read -r PROVIDER < /sroce/responder
+fi
 IP=/usr/sbin/ip
 case ${ROLE:-A} in
 A) MY_IP=10.0.0.1 PEER_IP=10.0.0.2 ;;

@@ -1,9 +1,6 @@
 #!/bin/sh
 # Guest side of the data-integrity test: VM B serves on the responder
 # named in /sroce/responder (sroce), VM A is the stock rxe client.
-read -r ROLE < /sroce/role
-PROVIDER=rxe
-[ "$ROLE" = A ] || read -r PROVIDER < /sroce/responder
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11

@@ -9,9 +9,6 @@
 # client result is printed as
 #	SROCE-WL <name> <bytes> <iterations> <BW average MB/s> <MsgRate Mpps>
 # and each side's rdma counters after it between SROCE-STATS markers.
-read -r ROLE < /sroce/role
-PROVIDER=rxe
-[ "$ROLE" = A ] || read -r PROVIDER < /sroce/responder
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11

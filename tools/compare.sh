@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # make compare: the ACK-rate comparison of responders, side by side.
 #
-#   tools/compare.sh [-s] [workload-name...]
+#   tools/compare.sh [-s] [-f WORKLOADS] [-k normal|debug] [-r "RESPONDERS"]
+#                    [-o OUTDIR] [workload-name...]
+#
+#   -s  the two-workload smoke set (tools/ackrate/smoke.txt)
+#   -f  another workload file; -k the kernel flavour (default normal);
+#   -r  the responders to run (default "rxe sroce"); -o the output dir
 #
 # For each responder, boots a pair of test VMs (A: stock rdma_rxe
 # requester, B: the responder), runs the perftest workloads of
@@ -15,8 +20,20 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/deps.sh" tshark python3-matplotlib
 set_file=$top/tools/ackrate/workloads.txt
-if [ "${1:-}" = -s ]; then set_file=$top/tools/ackrate/smoke.txt; shift; fi
+flavour=normal
 out=$top/build/compare
+responders=(rxe sroce)
+while getopts "sf:k:r:o:" o; do
+	case $o in
+	s) set_file=$top/tools/ackrate/smoke.txt ;;
+	f) set_file=$OPTARG ;;
+	k) flavour=$OPTARG ;;
+	r) read -r -a responders <<<"$OPTARG" ;;
+	o) out=$OPTARG ;;
+	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
 rm -rf "$out"
 mkdir -p "$out"
 if [ $# -gt 0 ]; then
@@ -27,16 +44,16 @@ else
 fi
 [ -s "$out/workloads.txt" ] || { echo "compare: no such workload" >&2; exit 2; }
 
-responders=(rxe sroce)
 rc=0
 for r in "${responders[@]}"; do
 	echo "compare: responder $r" >&2
-	if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$out/$r"; then
+	if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$out/$r" \
+		-k "$flavour"; then
 		echo "run failed" >"$out/$r/failed"
 		rc=1
 	fi
 	python3 "$top/tools/ackrate/analyze.py" "$out/$r/link.pcap" "$out/workloads.txt" \
 		--json "$out/$r/counts.json" || rc=1
 done
-/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" rxe sroce || rc=1
+/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "${responders[@]}" || rc=1
 exit $rc

@@ -24,9 +24,9 @@ import time
 
 def qemu_cmd(kernel, initrd, fd, mac, log, guest_timeout, extra):
     return [
-        "qemu-system-x86_64", "-machine", "pc", "-cpu", "max", "-smp", "1", "-m", "1536",
+        "qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-smp", "1", "-m", "1536",
         "-nographic", "-no-reboot", "-kernel", kernel, "-initrd", initrd,
-        "-append", f"console=ttyS0 panic=-1 oops=panic loglevel=5 sroce.timeout={guest_timeout} rcupdate.rcu_cpu_stall_timeout=300 acpi=noirq",
+        "-append", f"console=ttyS0 panic=-1 oops=panic loglevel=5 sroce.timeout={guest_timeout} rcupdate.rcu_cpu_stall_timeout=300",
         "-serial", f"file:{log}", "-monitor", "none", "-display", "none",
         "-netdev", f"socket,id=n0,fd={fd}",
         "-device", f"virtio-net-pci,netdev=n0,mac={mac}",

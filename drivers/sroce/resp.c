@@ -100,6 +100,19 @@ out:
 	return err;
 }
 
+/* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
+static int sroce_take_wqe(struct sroce_qp *qp)
+{
+	int err = sroce_fetch_wqe(qp, &qp->resp.wqe);
+
+	if (err == -EAGAIN)
+		return SROCE_EXEC_RNR;
+	if (err)
+		return SROCE_EXEC_REM_OP;
+	qp->resp.have_wqe = true;
+	return SROCE_EXEC_OK;
+}
+
 static void sroce_release_wqe(struct sroce_qp *qp)
 {
 	if (!qp->srq)
@@ -176,12 +189,9 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb)
 	int err;
 
 	if (first) {
-		err = sroce_fetch_wqe(qp, &resp->wqe);
-		if (err == -EAGAIN)
-			return SROCE_EXEC_RNR;		/* C9-113 */
-		if (err)
-			return SROCE_EXEC_REM_OP;
-		resp->have_wqe = true;
+		err = sroce_take_wqe(qp);
+		if (err != SROCE_EXEC_OK)
+			return err;
 		resp->recv_offset = 0;
 	} else if (!resp->have_wqe) {
 		return SROCE_EXEC_INVALID;
@@ -232,13 +242,10 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb)
 	if (pkt->payload_len > resp->write_resid)
 		return SROCE_EXEC_INVALID;
 	if (imm) {
-		/* WRITE with immediate consumes a receive WQE (C9-113 if none). */
-		err = sroce_fetch_wqe(qp, &resp->wqe);
-		if (err == -EAGAIN)
-			return SROCE_EXEC_RNR;
-		if (err)
-			return SROCE_EXEC_REM_OP;
-		resp->have_wqe = true;
+		/* WRITE with immediate consumes a receive WQE too. */
+		err = sroce_take_wqe(qp);
+		if (err != SROCE_EXEC_OK)
+			return err;
 	}
 	if (pkt->payload_len) {
 		mr = sroce_mr_get(qp->sdev, qp->pd, resp->write_rkey, IB_ACCESS_REMOTE_WRITE,

@@ -65,6 +65,7 @@ static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 	struct sroce_queue *q = qp->srq ? &qp->srq->queue : &qp->rq;
 	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq_max_sge;
 	const struct rxe_recv_wqe *slot;
+	bool limit_reached = false;
 	unsigned long flags = 0;
 	u64 total = 0;
 	u32 i;
@@ -92,11 +93,19 @@ static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 	}
 	w->length = total;
 	/* An SRQ WQE belongs to this QP from now on (as stock rxe). */
-	if (qp->srq)
+	if (qp->srq) {
 		sroce_queue_pop(q);
+		/* Armed limit: fire once when fewer WQEs remain, then disarm. */
+		if (qp->srq->limit && sroce_queue_count(q) < qp->srq->limit) {
+			qp->srq->limit = 0;
+			limit_reached = true;
+		}
+	}
 out:
 	if (qp->srq)
 		spin_unlock_irqrestore(&qp->srq->lock, flags);
+	if (limit_reached)
+		sroce_srq_event(qp->srq, IB_EVENT_SRQ_LIMIT_REACHED);
 	return err;
 }
 

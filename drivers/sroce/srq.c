@@ -8,6 +8,10 @@
  * itself (a resize swaps it) and srq->limit.  The kernel never trusts the
  * ring header for geometry: max_wr comes from its own index mask.
  *
+ * A nonzero srq->limit arms IB_EVENT_SRQ_LIMIT_REACHED: the responder
+ * fires it once, when a WQE it takes leaves fewer than limit posted, and
+ * disarms it (limit 0), as the IBA specifies for the SRQ limit.
+ *
  * modify_srq(IB_SRQ_MAX_WR) reproduces rxe's ABI quirk: the new ring's
  * struct mminfo goes to the user address in struct rxe_modify_srq_cmd,
  * not into a response.
@@ -194,4 +198,17 @@ int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
 	sroce_queue_cleanup(&to_ssrq(ibsrq)->queue);
 	return 0;
+}
+
+/* An asynchronous SRQ event (IB_EVENT_SRQ_LIMIT_REACHED) for the user. */
+void sroce_srq_event(struct sroce_srq *srq, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = srq->ibsrq.device,
+		.element.srq = &srq->ibsrq,
+		.event = type,
+	};
+
+	if (srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
 }

@@ -33,7 +33,9 @@
  *
  * -m MODE picks an error-path scenario instead of the integrity sequence
  * (both sides must use the same mode): rnr, bad_rkey, oob_write, oob_read,
- * destroy_qp, or idle (connect, then wait until killed).  Each prints
+ * destroy_qp, misaligned_atomic, malformed (these two send hand-built
+ * packets through a raw socket, inject.c), or idle (connect, then wait
+ * until killed).  Each prints
  * "INTEGRITY <mode> PASS|FAIL <reason>" between the setup and teardown
  * lines; see the "Error-path modes" section below.
  */
@@ -59,6 +61,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "inject.h"
+
 #define DEFAULT_TCP_PORT	18800
 #define MAX_SEG			4		/* SGEs per work request */
 #define BUF_SIZE		(2u << 20)	/* registered buffer, each side */
@@ -78,7 +82,7 @@ static unsigned poll_timeout_ms = 20000;
 /* -m MODE: the default integrity sequence or one error-path scenario. */
 enum mode {
 	M_INTEGRITY, M_RNR, M_BAD_RKEY, M_OOB_WRITE, M_OOB_READ, M_DESTROY_QP,
-	M_IDLE, M_COUNT
+	M_MISALIGNED_ATOMIC, M_MALFORMED, M_RESIZE_CQ, M_IDLE, M_COUNT
 };
 
 static const char *const mode_names[M_COUNT] = {
@@ -88,6 +92,9 @@ static const char *const mode_names[M_COUNT] = {
 	[M_OOB_WRITE]	= "oob_write",
 	[M_OOB_READ]	= "oob_read",
 	[M_DESTROY_QP]	= "destroy_qp",
+	[M_MISALIGNED_ATOMIC] = "misaligned_atomic",
+	[M_MALFORMED]	= "malformed",
+	[M_RESIZE_CQ]	= "resize_cq",
 	[M_IDLE]	= "idle",
 };
 
@@ -1895,6 +1902,402 @@ static int idle_wait(struct ctx *c)
  * exchanged as in the integrity mode), 1 when done without a peer to
  * exchange results with, -1 if the control connection failed.
  */
+/*
+ * Hand-built packets (inject.c), sent by the client from a raw IPv4 socket
+ * with the QPN and PSN of the connected pair; the client's own QP never
+ * sends a request in these modes until the final READ of malformed.
+ * Both need IPv4-mapped GIDs.
+ */
+#define INJ_SNIFF_MS	5000	/* longest wait for an expected response */
+#define INJ_QUIET_MS	1000	/* silence expected after a dropped packet */
+
+struct inj_ctx {
+	int tx, rx;
+	struct in_addr me, peer;
+	char err[200];
+};
+
+static int inj_setup(struct ctx *c, struct inj_ctx *ic)
+{
+	ic->tx = ic->rx = -1;
+	if (!inj_gid_ipv4(c->gid.raw, &ic->me) ||
+	    !inj_gid_ipv4(c->peer.gid.raw, &ic->peer)) {
+		fail(ST_MODE, "hand-built packets need IPv4-mapped GIDs on both sides");
+		return -1;
+	}
+	ic->rx = inj_open_sniffer(ic->err, sizeof(ic->err));
+	if (ic->rx >= 0)
+		ic->tx = inj_open_sender(ic->err, sizeof(ic->err));
+	if (ic->tx < 0) {
+		fail(ST_MODE, "%s", ic->err);
+		return -1;
+	}
+	return 0;
+}
+
+static void inj_close(struct inj_ctx *ic)
+{
+	if (ic->tx >= 0)
+		close(ic->tx);
+	if (ic->rx >= 0)
+		close(ic->rx);
+}
+
+/* A request to the server's QP at the server's next expected PSN. */
+static void inj_base(const struct ctx *c, const struct inj_ctx *ic,
+		     struct inj_pkt *p, uint8_t opcode)
+{
+	memset(p, 0, sizeof(*p));
+	p->src = ic->me;
+	p->dst = ic->peer;
+	p->udp_sport = (uint16_t)(0xc000 | (c->qp->qp_num & 0x3fff));
+	p->opcode = opcode;
+	p->pkey = 0xffff;
+	p->qpn = c->peer.qpn;
+	p->psn = c->psn;
+	p->ackreq = true;
+}
+
+/* Expect no packet at all from the server for INJ_QUIET_MS. */
+static void inj_expect_silence(struct inj_ctx *ic, const char *what)
+{
+	struct inj_seen s;
+	int r = inj_sniff(ic->rx, ic->peer, INJ_QUIET_MS, &s, ic->err, sizeof(ic->err));
+
+	if (r < 0)
+		fail(ST_MODE, "%s: %s", what, ic->err);
+	else if (r > 0)
+		fail(ST_MODE, "%s: the server answered (opcode 0x%02x PSN 0x%06x syndrome 0x%02x); it must drop it silently",
+		     what, s.opcode, s.psn, s.syndrome);
+	else
+		printf("# %s: no answer in %u ms, as expected\n", what, INJ_QUIET_MS);
+}
+
+/*
+ * misaligned_atomic: a FETCH_ADD to the server's MR at an address that is
+ * not 8-byte aligned, at the server's expected PSN.  The responder must
+ * answer NAK Invalid Request (AETH syndrome 0x61) carrying its expected
+ * PSN and MSN 0 (C9-121), with a valid ICRC, touch no memory, move its QP
+ * to the error state, and then drop the same packet sent again.
+ */
+static void misaligned_client(struct ctx *c)
+{
+	uint64_t va = c->peer.addr + MODE_OFF;	/* MODE_OFF is odd */
+	uint8_t eth[INJ_ATMETH_LEN];
+	struct inj_ctx ic;
+	struct inj_pkt p;
+	struct inj_seen s;
+	int r;
+
+	if (inj_setup(c, &ic))
+		goto out;
+	inj_base(c, &ic, &p, INJ_OP_FETCH_ADD);
+	p.ext = eth;
+	p.ext_len = inj_put_atmeth(eth, va, c->peer.rkey, 1, 0);
+	printf("# misaligned_atomic: FETCH_ADD at VA 0x%" PRIx64 " (VA %% 8 = %u), PSN 0x%06x, to QP 0x%06x\n",
+	       va, (unsigned)(va % 8), p.psn, p.qpn);
+	if (inj_send(ic.tx, &p, ic.err, sizeof(ic.err))) {
+		fail(ST_MODE, "%s", ic.err);
+		goto out;
+	}
+	r = inj_sniff(ic.rx, ic.peer, INJ_SNIFF_MS, &s, ic.err, sizeof(ic.err));
+	if (r <= 0) {
+		fail(ST_MODE, "no response from the server: %s",
+		     r ? ic.err : "timeout");
+		goto out;
+	}
+	printf("# response: opcode 0x%02x to QP 0x%06x PSN 0x%06x syndrome 0x%02x MSN %u ICRC %s\n",
+	       s.opcode, s.qpn, s.psn, s.syndrome, s.msn, s.icrc_ok ? "ok" : "BAD");
+	if (s.opcode != INJ_OP_ACKNOWLEDGE || !s.has_aeth)
+		fail(ST_MODE, "response opcode 0x%02x, expected Acknowledge 0x11", s.opcode);
+	if (s.syndrome != 0x61)
+		fail(ST_MODE, "AETH syndrome 0x%02x, expected 0x61 (NAK invalid request)",
+		     s.syndrome);
+	if (s.psn != c->psn)
+		fail(ST_MODE, "NAK PSN 0x%06x, expected the request's 0x%06x", s.psn, c->psn);
+	if (s.msn != 0)
+		fail(ST_MODE, "NAK MSN %u, expected 0 (no message completed)", s.msn);
+	if (s.qpn != c->qp->qp_num)
+		fail(ST_MODE, "NAK to QP 0x%06x, expected 0x%06x", s.qpn, c->qp->qp_num);
+	if (!s.icrc_ok)
+		fail(ST_MODE, "the NAK's ICRC is wrong");
+	if (inj_send(ic.tx, &p, ic.err, sizeof(ic.err))) {
+		fail(ST_MODE, "%s", ic.err);
+		goto out;
+	}
+	inj_expect_silence(&ic, "the same FETCH_ADD to the QP in error");
+out:
+	inj_close(&ic);
+}
+
+/* One malformed packet: what is wrong with it, and the drop it must get. */
+enum malformed_kind {
+	MF_TOO_SHORT, MF_TVER, MF_PKEY, MF_OPCODE, MF_RESPONSE, MF_PAD, MF_ICRC,
+	MF_NO_QP, MF_QP_STATE, MF_SRC_ADDR, MF_COUNT
+};
+
+static const char *const malformed_names[MF_COUNT] = {
+	[MF_TOO_SHORT]	= "UDP payload of 8 bytes (rx_drop_too_short)",
+	[MF_TVER]	= "BTH TVer 1 (rx_drop_bad_tver)",
+	[MF_PKEY]	= "P_Key 0x0001 (rx_drop_bad_pkey)",
+	[MF_OPCODE]	= "reserved RC opcode 0x1f (rx_drop_bad_opcode)",
+	[MF_RESPONSE]	= "an Acknowledge to a QP without requester (rx_drop_no_requester)",
+	[MF_PAD]	= "PadCnt 3 with no payload (rx_drop_bad_pad)",
+	[MF_ICRC]	= "one ICRC bit flipped (rx_drop_bad_icrc)",
+	[MF_NO_QP]	= "a destination QP that does not exist (rx_drop_no_qp)",
+	[MF_QP_STATE]	= "a destination QP in INIT (rx_drop_qp_state)",
+	[MF_SRC_ADDR]	= "a source IP that is not the QP's peer (rx_drop_bad_addr)",
+};
+
+/*
+ * malformed: a valid 16-byte RDMA WRITE at the server's expected PSN, sent
+ * once per kind above with one thing wrong.  Each must be dropped without
+ * an answer and without touching memory (the guest script checks that each
+ * named drop counter moved by exactly one); afterwards the QP must still
+ * serve an RDMA READ at that same PSN.  The server also creates a second
+ * QP, left in INIT, as the target of MF_QP_STATE.
+ */
+static void malformed_client(struct ctx *c, uint32_t init_qpn)
+{
+	uint8_t reth[INJ_RETH_LEN], aeth[INJ_AETH_LEN] = { 0 };
+	uint8_t data[16] = "sroce-malformed";
+	struct seglist s;
+	struct inj_ctx ic;
+	char why[200];
+
+	if (inj_setup(c, &ic))
+		goto out;
+	for (int k = 0; k < MF_COUNT; k++) {
+		struct inj_pkt p;
+
+		inj_base(c, &ic, &p, INJ_OP_RDMA_WRITE_ONLY);
+		p.ext = reth;
+		p.ext_len = inj_put_reth(reth, c->peer.addr + MODE_OFF, c->peer.rkey,
+					 sizeof(data));
+		p.payload = data;
+		p.payload_len = sizeof(data);
+		switch (k) {
+		case MF_TOO_SHORT:
+			p.truncate = 8;
+			break;
+		case MF_TVER:
+			p.flags = INJ_BTH_TVER(1);
+			break;
+		case MF_PKEY:
+			p.pkey = 0x0001;
+			break;
+		case MF_OPCODE:
+			p.opcode = INJ_OP_RESERVED_RC;
+			p.ext_len = 0;
+			break;
+		case MF_RESPONSE:
+			p.opcode = INJ_OP_ACKNOWLEDGE;
+			p.ext = aeth;
+			p.ext_len = sizeof(aeth);
+			p.payload_len = 0;
+			break;
+		case MF_PAD:
+			p.flags = INJ_BTH_PAD(3);
+			p.ext_len = inj_put_reth(reth, c->peer.addr + MODE_OFF,
+						 c->peer.rkey, 0);
+			p.payload_len = 0;
+			break;
+		case MF_ICRC:
+			p.bad_icrc = true;
+			break;
+		case MF_NO_QP:
+			p.qpn = c->peer.qpn ^ 0x400000;
+			break;
+		case MF_QP_STATE:
+			p.qpn = init_qpn;
+			break;
+		case MF_SRC_ADDR:
+			p.src.s_addr = htonl(ntohl(ic.me.s_addr) ^ 0x80);
+			break;
+		}
+		printf("# malformed %d: %s\n", k, malformed_names[k]);
+		if (inj_send(ic.tx, &p, ic.err, sizeof(ic.err))) {
+			fail(ST_MODE, "%s: %s", malformed_names[k], ic.err);
+			goto out;
+		}
+	}
+	inj_expect_silence(&ic, "all malformed packets");
+
+	/* The QP still works, from the PSN none of them consumed. */
+	one_seg(&s, MODE_OFF, 64);
+	fill_guard(c->buf, s.rstart, s.rend);
+	if (!post_one(c, IBV_WR_RDMA_READ, 1, MODE_OFF, 64, c->peer.addr + MODE_OFF,
+		      c->peer.rkey))
+		expect_status(c, "RDMA_READ after the malformed packets", 1,
+			      IBV_WC_SUCCESS);
+	/* The server's bytes there are still its guard pattern. */
+	for (unsigned i = 0; i < 64; i++) {
+		if (c->buf[MODE_OFF + i] != guard_byte(MODE_OFF + i)) {
+			snprintf(why, sizeof(why), "byte %u read back 0x%02x, the server's guard is 0x%02x",
+				 i, c->buf[MODE_OFF + i], guard_byte(MODE_OFF + i));
+			fail(ST_MODE, "RDMA_READ data: %s", why);
+			break;
+		}
+	}
+out:
+	inj_close(&ic);
+}
+
+/* malformed, server side: the INIT-state QP that MF_QP_STATE targets. */
+static void malformed_server(struct ctx *c)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	struct ibv_qp *qp;
+	uint64_t v[1] = { 0 };
+	int r;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = c->scq;
+	ia.recv_cq = c->rcq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = 1;
+	ia.cap.max_recv_wr = 1;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(c->pd, &ia);
+	if (!qp) {
+		fail(ST_MODE, "ibv_create_qp (second QP): %s", strerror(errno));
+	} else {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_INIT;
+		a.port_num = c->ib_port;
+		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+		r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		if (r)
+			fail(ST_MODE, "ibv_modify_qp (second QP) to INIT: %s", strerror(r));
+		else
+			v[0] = qp->qp_num;
+	}
+	printf("# malformed: second QP 0x%06" PRIx64 " in INIT\n", v[0]);
+	if (msg_send(c, "INIT-QP", v, 1, NULL) || msg_recv(c, "INJECTED", v, 1, NULL))
+		c->broken = true;
+	if (qp && (r = ibv_destroy_qp(qp)))
+		fail(ST_MODE, "ibv_destroy_qp (second QP): %s", strerror(r));
+}
+
+/* Client side of the INIT-QP / INJECTED exchange around malformed_client. */
+static void malformed_run(struct ctx *c)
+{
+	uint64_t v[1];
+
+	if (msg_recv(c, "INIT-QP", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	if (!v[0])
+		fail(ST_MODE, "the server has no second QP in INIT");
+	else
+		malformed_client(c, (uint32_t)v[0]);
+	if (msg_send(c, "INJECTED", v, 1, NULL))
+		c->broken = true;
+}
+
+/*
+ * resize_cq: the server's receive CQ is resized while it holds unpolled
+ * completions.  8 SENDs land first (CQEs in the original 256-entry ring);
+ * a resize below that count must fail and change nothing; resizes to 512
+ * and then to 16 must keep the 8 CQEs; 8 more SENDs land in the resized
+ * ring.  Then all 16 completions must come out in order, with the right
+ * lengths and bytes, and an empty CQ must shrink to 1 entry.
+ */
+#define RS_BATCH	8
+#define RS_SLOT		512	/* receive buffer stride on the server */
+
+static uint32_t rs_len(unsigned k)
+{
+	return 100 + 13 * k;
+}
+
+static void resize_client(struct ctx *c)
+{
+	uint64_t v[1] = { 0 };
+
+	for (unsigned round = 0; round < 2 && !c->broken; round++) {
+		if (msg_recv(c, round ? "RESIZED" : "POSTED", v, 1, NULL)) {
+			c->broken = true;
+			return;
+		}
+		for (unsigned k = round * RS_BATCH; k < (round + 1) * RS_BATCH; k++) {
+			if (post_one(c, IBV_WR_SEND, k, MODE_OFF, rs_len(k), 0, 0))
+				break;
+			expect_status(c, "SEND", k, IBV_WC_SUCCESS);
+		}
+		if (msg_send(c, "SENT", v, 1, NULL))
+			c->broken = true;
+	}
+}
+
+static int rs_resize(struct ctx *c, int cqe, bool must_work)
+{
+	int r = ibv_resize_cq(c->rcq, cqe);
+
+	printf("# resize_cq to %d: %s (cq->cqe now %d)\n", cqe,
+	       r ? strerror(r) : "ok", c->rcq->cqe);
+	if (must_work && r)
+		fail(ST_MODE, "ibv_resize_cq(%d) with %d CQEs queued: %s", cqe,
+		     RS_BATCH, strerror(r));
+	if (!must_work && !r)
+		fail(ST_MODE, "ibv_resize_cq(%d) succeeded with %d CQEs queued",
+		     cqe, RS_BATCH);
+	if (!r && c->rcq->cqe < cqe)
+		fail(ST_MODE, "ibv_resize_cq(%d): cq->cqe %d is smaller", cqe,
+		     c->rcq->cqe);
+	return r;
+}
+
+static void resize_server(struct ctx *c)
+{
+	uint64_t seed = seed_for(0x100 + M_RESIZE_CQ, 0);
+	struct seglist s[2 * RS_BATCH];
+	uint64_t v[1] = { 0 };
+	struct ibv_wc wc;
+	char why[200];
+	int before;
+
+	for (unsigned k = 0; k < 2 * RS_BATCH; k++)
+		one_seg(&s[k], MODE_OFF + (uint64_t)k * RS_SLOT, RS_SLOT - 64);
+	for (unsigned round = 0; round < 2; round++) {
+		for (unsigned k = round * RS_BATCH; k < (round + 1) * RS_BATCH; k++)
+			if (post_recv(c, ST_MODE, k, &s[k], 1))
+				return;
+		if (msg_send(c, round ? "RESIZED" : "POSTED", v, 1, NULL) ||
+		    msg_recv(c, "SENT", v, 1, NULL)) {
+			c->broken = true;
+			return;
+		}
+		if (round)
+			break;
+		before = c->rcq->cqe;
+		if (rs_resize(c, RS_BATCH / 2, false) && c->rcq->cqe != before)
+			fail(ST_MODE, "the refused resize changed cq->cqe from %d to %d",
+			     before, c->rcq->cqe);
+		rs_resize(c, 512, true);
+		rs_resize(c, 2 * RS_BATCH, true);
+	}
+	for (unsigned k = 0; k < 2 * RS_BATCH; k++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "receive %u", k);
+		if (expect_wc(c, c->rcq, ST_MODE, what, k, IBV_WC_RECV, &wc) < 0)
+			return;
+		if (wc.byte_len != rs_len(k))
+			fail(ST_MODE, "%s: byte_len %u, expected %u", what,
+			     wc.byte_len, rs_len(k));
+		if (verify_region(c->buf, &s[k], seed, rs_len(k), why, sizeof(why)))
+			fail(ST_MODE, "%s: %s", what, why);
+	}
+	if (ibv_poll_cq(c->rcq, 1, &wc) != 0)
+		fail(ST_MODE, "a 17th completion (wr_id %" PRIu64 ")", wc.wr_id);
+	rs_resize(c, 1, true);
+}
+
 static int run_mode(struct ctx *c)
 {
 	uint64_t mine[2], peer[2], start;
@@ -1919,6 +2322,12 @@ static int run_mode(struct ctx *c)
 		c->server ? rnr_server(c) : rnr_client(c);
 	else if (c->mode == M_DESTROY_QP)
 		c->server ? destroy_server(c, start) : destroy_client(c);
+	else if (c->mode == M_MALFORMED)
+		c->server ? malformed_server(c) : malformed_run(c);
+	else if (c->mode == M_RESIZE_CQ)
+		c->server ? resize_server(c) : resize_client(c);
+	else if (c->mode == M_MISALIGNED_ATOMIC && !c->server)
+		misaligned_client(c);
 	else if (!c->server)
 		access_client(c);
 
@@ -1929,9 +2338,20 @@ static int run_mode(struct ctx *c)
 		return -1;
 	if (r == 1 && c->server &&
 	    (c->mode == M_BAD_RKEY || c->mode == M_OOB_WRITE ||
-	     c->mode == M_OOB_READ)) {
+	     c->mode == M_OOB_READ || c->mode == M_MISALIGNED_ATOMIC ||
+	     c->mode == M_MALFORMED)) {
 		check_untouched(c, "after the refused request");
 		print_qp_state(c);
+	}
+	/* C9-121: the invalid request took the responder's QP to Error. */
+	if (r == 1 && c->server && c->mode == M_MISALIGNED_ATOMIC) {
+		struct ibv_qp_init_attr ia;
+		struct ibv_qp_attr a;
+
+		if (ibv_query_qp(c->qp, &a, IBV_QP_STATE, &ia))
+			fail(ST_MODE, "ibv_query_qp: %s", strerror(errno));
+		else if (a.qp_state != IBV_QPS_ERR)
+			fail(ST_MODE, "QP state %d after the NAK, expected ERR", a.qp_state);
 	}
 	if (r == 1 && !c->server && c->mode == M_DESTROY_QP &&
 	    c->error_ms + 100 < peer[1])
@@ -2291,6 +2711,9 @@ static void usage(FILE *f, const char *prog)
 		"                oob_write   RDMA_WRITE past the end of the server's MR\n"
 		"                oob_read    RDMA_READ past the end of the server's MR\n"
 		"                destroy_qp  the server destroys its QP under a WRITE stream\n"
+		"                misaligned_atomic  a hand-built FETCH_ADD at an unaligned VA\n"
+		"                malformed   hand-built malformed packets, then an RDMA_READ\n"
+		"                resize_cq   the server resizes its receive CQ with CQEs in it\n"
 		"                idle        connect, then wait until the peer goes away\n"
 		"  -h, --help    this text\n"
 		"\n"

@@ -48,6 +48,10 @@ check "pkey 0xffff" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/pkeys/0 | gr
 check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/gid_attrs/types/1 | grep -q "RoCE v2"'
 check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
 check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
+check "VLAN netdev eth0.7 created" $IP link add link eth0 name eth0.7 type vlan id 7
+check "sroce on a VLAN netdev refused" not rdma link add sroce1 type sroce netdev eth0.7
+check "no device left by the refused VLAN link" not test -e /sys/class/infiniband/sroce1
+$IP link del eth0.7
 
 # Drops from VM A: one too short, three whose BTH byte 1 has TVer 2.
 busybox nc -l -p 5000 </dev/null >/dev/null 2>&1 &
@@ -66,6 +70,49 @@ sleep 1
 check "port ACTIVE again" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q ACTIVE'
 $IP link set eth0 mtu 9000 && check "active_mtu 4096 at MTU 9000" sh -c 'ibv_devinfo -d sroce0 | grep -qE "active_mtu:[[:space:]]+4096"'
 $IP link set eth0 mtu 1500
+
+# NETDEV_UNREGISTER: unbinding virtio-net removes eth0, and sroce0 must go
+# with it, first with no user, then while a process (an ibv_rc_pingpong
+# server waiting for its client) holds a user context: the device then
+# goes once that process exits.  Rebinding brings eth0 back each time.
+vdev=$(basename "$(readlink /sys/class/net/eth0/device)")
+vdrv=/sys/bus/virtio/drivers/virtio_net
+wait_gone() {	# wait_gone PATH TENTHS
+	i=0
+	while [ -e "$1" ] && [ $i -lt "$2" ]; do sleep 0.1; i=$((i + 1)); done
+	! [ -e "$1" ]
+}
+rebind_eth0() {
+	echo "$vdev" >$vdrv/bind
+	i=0
+	while ! [ -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	$IP link set eth0 up && $IP addr add "$MY_IP/24" dev eth0
+}
+echo "$vdev" >$vdrv/unbind
+check "eth0 unregistered (virtio-net unbound)" wait_gone /sys/class/net/eth0 50
+check "sroce0 removed with its netdev (NETDEV_UNREGISTER)" wait_gone /sys/class/infiniband/sroce0 100
+check "sroce still loaded" grep -q '^sroce ' /proc/modules
+check "eth0 back after rebinding" rebind_eth0
+check "rdma link add on the new eth0" rdma link add sroce0 type sroce netdev eth0
+check "port ACTIVE on the new eth0" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q ACTIVE'
+
+ibv_rc_pingpong -d sroce0 -g 1 -p 18999 >/tmp/pp.out 2>&1 &
+pp=$!
+i=0
+until ls -l /proc/$pp/fd 2>/dev/null | grep -q uverbs || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "ibv_rc_pingpong holds a user context" sh -c "ls -l /proc/$pp/fd | grep -q uverbs"
+echo "$vdev" >$vdrv/unbind &
+unb=$!
+sleep 2
+# No disassociate_ucontext: the device waits for its user, like rxe.
+[ -e /sys/class/infiniband/sroce0 ] && echo "device-test: sroce0 stays while its user runs"
+kill $pp
+wait $pp
+check "sroce0 removed once the user is gone" wait_gone /sys/class/infiniband/sroce0 200
+check "eth0 unregistered" wait_gone /sys/class/net/eth0 200
+wait $unb
+check "eth0 back after rebinding" rebind_eth0
+check "rdma link add after the second unregister" rdma link add sroce0 type sroce netdev eth0
 
 check "rdma link delete" rdma link delete sroce0
 check "device gone" not test -e /sys/class/infiniband/sroce0

@@ -2,11 +2,12 @@
 # Guest side of the error-path test (tools/testvm/errors-test.sh).
 # VM B serves every scenario of sroce_integrity -m MODE in turn on sroce0
 # and checks sroce's counters around each; VM A runs the matching clients
-# on stock rxe.  Then VM B tears the device down while an idle client is
+# on stock rxe (misaligned_atomic and malformed send hand-built packets
+# from a raw socket).  Then VM B tears the device down while an idle client is
 # connected.  Prints "errors-test: ok: ..." / "errors-test: FAIL: ...".
 . /sroce/guest-lib.sh
 T=/sroce/sroce_integrity
-MODES="rnr bad_rkey oob_write oob_read destroy_qp"
+MODES="rnr bad_rkey oob_write oob_read destroy_qp misaligned_atomic malformed resize_cq"
 fail=0
 ok() { echo "errors-test: ok: $*"; }
 bad() { echo "errors-test: FAIL: $*"; fail=1; }
@@ -17,6 +18,8 @@ port_of() {
 	case $1 in
 	rnr) echo 18801 ;; bad_rkey) echo 18802 ;; oob_write) echo 18803 ;;
 	oob_read) echo 18804 ;; destroy_qp) echo 18805 ;; idle) echo 18806 ;;
+	misaligned_atomic) echo 18807 ;; malformed) echo 18808 ;;
+	resize_cq) echo 18809 ;;
 	esac
 }
 
@@ -59,8 +62,19 @@ show_deltas() {
 	echo "errors-test: $1 counter deltas:$line"
 }
 
+# The response tracepoint (sroce:sroce_response) records every decision of
+# the misaligned_atomic scenario; its NAK must show up with its rule.
+TR=/sys/kernel/tracing
+mount -t tracefs nodev $TR 2>/dev/null
+trace_on() { echo >$TR/trace && echo 1 >$TR/events/sroce/sroce_response/enable; }
+trace_off() { echo 0 >$TR/events/sroce/sroce_response/enable; }
+
 for m in $MODES; do
 	echo "errors-test: server $m"
+	if [ $m = misaligned_atomic ]; then
+		if trace_on; then ok "tracepoint sroce:sroce_response enabled"
+		else bad "cannot enable tracepoint sroce:sroce_response"; fi
+	fi
 	snap "before.$m"
 	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")"; then
 		ok "$m: server side completed"
@@ -84,6 +98,28 @@ for m in $MODES; do
 		expect oob_read nak_rem_access_err -eq 1 ;;
 	destroy_qp)
 		expect destroy_qp rx_drop_no_qp -gt 0 ;;
+	misaligned_atomic)	# C9-121; then the QP is in Error
+		trace_off
+		grep sroce_response $TR/trace | sed 's/^/errors-test: trace: /'
+		n=$(grep -cE 'sroce_response: qpn=0x[0-9a-f]+ nak psn=0x[0-9a-f]+ msn=0 syndrome=0x61 rule=C9-121$' $TR/trace)
+		if [ "$n" = 1 ]; then ok "$m: one trace event for the NAK, rule C9-121"
+		else bad "$m: $n trace events 'nak ... syndrome=0x61 rule=C9-121', expected 1"; fi
+		expect $m nak_invalid_req -eq 1
+		expect $m resp_qp_error -eq 1
+		expect $m resp_atomic_ack -eq 0
+		expect $m rx_drop_qp_state -eq 1 ;;
+	malformed)	# each hand-built packet under its own reason
+		for r in too_short bad_tver bad_pkey bad_opcode no_requester \
+			bad_pad bad_icrc no_qp qp_state bad_addr; do
+			expect $m rx_drop_$r -eq 1
+		done
+		expect $m rx_drop_core -eq 0
+		expect $m resp_nak -eq 0
+		expect $m resp_qp_error -eq 0
+		expect $m resp_read_only -eq 1 ;;
+	resize_cq)
+		expect $m resp_nak -eq 0
+		expect $m resp_rnr_nak -eq 0 ;;
 	esac
 done
 dump_stats end

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Build (or reuse) the base initramfs for the test VMs.
 #
-#   tools/testvm/mkinitramfs.sh [full]
+#   tools/testvm/mkinitramfs.sh [base|full|pyverbs]
 #
 # The root is unpacked from Debian packages (apt-get download + dpkg-deb),
 # shared libraries are resolved with ldd against the same packages
 # installed on the host, and tools/testvm/init is the guest's /init.
-# "full" adds the RDMA userspace (rdma-core, perftest, iproute2 ...).
+# "full" adds the RDMA userspace (rdma-core, perftest, iproute2 ...),
+# "pyverbs" that and Python 3 with Debian's python3-pyverbs.
 # Cached in $SROCE_CACHE/initramfs keyed by the package list and the
 # init script; the path of the cpio.gz is the last line of stdout.
 set -euo pipefail
@@ -17,9 +18,13 @@ cache=${SROCE_CACHE:-$HOME/.cache/sroce}
 flavour=${1:-base}
 
 pkgs=(busybox-static kmod)
-if [ "$flavour" = full ]; then
+if [ "$flavour" = full ] || [ "$flavour" = pyverbs ]; then
 	pkgs+=(rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3 libpci3
 		perftest ibverbs-utils rdmacm-utils iproute2 netcat-openbsd)
+fi
+if [ "$flavour" = pyverbs ]; then
+	pkgs+=(python3-minimal python3.11-minimal libpython3.11-minimal
+		libpython3.11-stdlib libpython3.11 python3-pyverbs)
 fi
 # Installed on the host too, so ldd can resolve their libraries.
 "$top/tools/deps.sh" cpio gzip file "${pkgs[@]}"

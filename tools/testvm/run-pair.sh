@@ -3,13 +3,15 @@
 # script in each.
 #
 #   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR [-k normal|debug]
-#                            [-f FILE]... [-s] [-t SECONDS]
+#                            [-f FILE]... [-s] [-t SECONDS] [-i INITRAMFS]
 #
 #   -A/-B  scripts run as /sroce/run.sh in VM A (10.0.0.1) and VM B
 #          (10.0.0.2); /sroce/guest-lib.sh has the network/RDMA helpers
 #   -f     extra file copied to /sroce/ in both VMs
 #   -s     install sroce.ko (built against the kernel) in both VMs'
 #          /lib/modules, so `rdma link add ... type sroce` autoloads it
+#   -i     the base initramfs flavour (tools/testvm/mkinitramfs.sh;
+#          default full)
 #
 # OUTDIR gets a.log, b.log (consoles) and link.pcap.  Fails if a guest
 # script fails, a VM does not finish, or either console shows an oops,
@@ -17,19 +19,19 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-sa= sb= out= flavour=normal tmo=1200 with_sroce=0
+sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full
 files=()
-while getopts "A:B:o:k:f:st:" o; do
+while getopts "A:B:o:k:f:st:i:" o; do
 	case $o in
 	A) sa=$OPTARG ;; B) sb=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;;
-	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; t) tmo=$OPTARG ;;
-	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; t) tmo=$OPTARG ;; i) rootfs=$OPTARG ;;
+	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
 	esac
 done
-[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 mkdir -p "$out"
 kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
-base=$("$here/mkinitramfs.sh" full | tail -n1)
+base=$("$here/mkinitramfs.sh" "$rootfs" | tail -n1)
 extra=()
 if [ $with_sroce = 1 ]; then
 	make -s -C "$top" module-for KDIR="$kdir" BUILD="$top/build/$flavour" >&2

@@ -1,0 +1,479 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""sroce_pyverbs: Debian's pyverbs, unchanged, against sroce.
+
+    server:  sroce_pyverbs.py -d sroce0 -g GID_INDEX [-p TCP_PORT]
+    client:  sroce_pyverbs.py -d rxe0 -g GID_INDEX [-p TCP_PORT] SERVER_IP
+
+The server (sroce, the responder under test) drives; the client (stock
+rxe, the requester) does what it is told over a TCP control channel of
+JSON lines.  The server checks, through pyverbs alone:
+
+  device        device, port, P_Key and GID attributes
+  qp_states     illegal transitions refused, INIT queried back
+  srq           create, query, resize (rxe's mmap-info quirk), bad limit
+  connect       two RC QPs (own RQ, SRQ) to RTS, RTR attributes queried back
+  solicited     SEND_WITH_IMM + solicited event on a completion channel
+                armed solicited-only; then an unsolicited SEND with the
+                channel armed for any completion
+  write_imm     a multi-packet RDMA_WRITE_WITH_IMM: completion and bytes
+  read          a multi-packet RDMA_READ of server memory (client checks)
+  atomics       CMP_SWAP then FETCH_ADD: returned and final values
+  srq_limit     SENDs drain the SRQ below its armed limit: one
+                IBV_EVENT_SRQ_LIMIT_REACHED, the limit disarmed, completions
+                in order on the SRQ's QP
+  cq_resize     resize of the completion channel's CQ
+
+Prints "PYVERBS <check> PASS" or "PYVERBS <check> FAIL <why>" per check
+(server) and "PYVERBS RESULT PASS|FAIL"; the exit status is 0 only if all
+passed.  Blocking waits (completion and async events) time out after
+EVENT_TIMEOUT_S via SIGALRM.
+"""
+import argparse
+import json
+import random
+import signal
+import socket
+import sys
+import time
+
+import pyverbs.enums as e
+from pyverbs.addr import AHAttr, GID, GlobalRoute
+from pyverbs.cq import CQ, CompChannel
+from pyverbs.device import Context
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+from pyverbs.pyverbs_error import PyverbsError, PyverbsRDMAError
+from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
+from pyverbs.wr import SGE, RecvWR, SendWR
+
+BUF = 65536
+# Server buffer layout (offsets into its MR).
+RECV_OFF, WRITE_OFF, READ_OFF, ATOMIC_OFF, SRQ_OFF = 0, 8192, 16384, 32768, 40960
+SRQ_SLOT = 512
+MTU = e.IBV_MTU_1024
+RD_ATOMIC = 4
+EVENT_TIMEOUT_S = 30
+POLL_TIMEOUT_S = 20
+ACCESS = (e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE |
+          e.IBV_ACCESS_REMOTE_READ | e.IBV_ACCESS_REMOTE_ATOMIC)
+ATOMIC_INIT = 0x1122334455667788
+ATOMIC_SWAP = 0x0badc0ffee0ddf00
+ATOMIC_ADD = 0x5
+
+
+def pattern(seed, n):
+    return bytes((i * 131 + seed * 7 + (i >> 8)) & 0xff for i in range(n))
+
+
+class Check(Exception):
+    """A failed expectation of the current check."""
+
+
+def expect(cond, why):
+    if not cond:
+        raise Check(why)
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(_sig, _frame):
+    raise Timeout(f"no event within {EVENT_TIMEOUT_S} s")
+
+
+class Channel:
+    """JSON lines over TCP."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.rx = b""
+
+    def send(self, **msg):
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+
+    def recv(self):
+        while b"\n" not in self.rx:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("control connection closed")
+            self.rx += chunk
+        line, self.rx = self.rx.split(b"\n", 1)
+        return json.loads(line)
+
+
+class Side:
+    """Verbs resources of one side: PD, MR, a CQ on a completion channel,
+    an SRQ (server) and two RC QPs, qps[0] with its own RQ and qps[1] on
+    the SRQ (server) or both plain (client)."""
+
+    def __init__(self, args, server):
+        self.args = args
+        self.ctx = Context(name=args.dev)
+        self.pd = PD(self.ctx)
+        self.mr = MR(self.pd, BUF, ACCESS)
+        self.mr.write(bytes(BUF), BUF, 0)
+        self.chan = CompChannel(self.ctx)
+        self.cq = CQ(self.ctx, 256, None, self.chan, 0)
+        self.scq = CQ(self.ctx, 256, None, None, 0)
+        self.srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=16, max_sge=1))) if server else None
+        self.gid = str(self.ctx.query_gid(1, args.gid))
+        self.qps = [self.make_qp(None), self.make_qp(self.srq)]
+        self.psns = [random.randrange(1 << 24) for _ in self.qps]
+
+    def make_qp(self, srq):
+        cap = QPCap(max_send_wr=16, max_recv_wr=0 if srq else 16, max_send_sge=1,
+                    max_recv_sge=0 if srq else 1)
+        init = QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.scq, rcq=self.cq, srq=srq, cap=cap,
+                          sq_sig_all=0)
+        return QP(self.pd, init)
+
+    def info(self):
+        return {"gid": self.gid, "qpn": [q.qp_num for q in self.qps], "psn": self.psns,
+                "rkey": self.mr.rkey, "addr": self.mr.buf}
+
+    def to_init(self, qp):
+        a = QPAttr(qp_state=e.IBV_QPS_INIT)
+        a.pkey_index = 0
+        a.port_num = 1
+        a.qp_access_flags = ACCESS
+        qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT |
+                  e.IBV_QP_ACCESS_FLAGS)
+
+    def rtr_attr(self, peer, i):
+        a = QPAttr(qp_state=e.IBV_QPS_RTR)
+        a.path_mtu = MTU
+        a.dest_qp_num = peer["qpn"][i]
+        a.rq_psn = peer["psn"][i]
+        a.max_dest_rd_atomic = RD_ATOMIC
+        a.min_rnr_timer = 12
+        gr = GlobalRoute(dgid=GID(peer["gid"]), sgid_index=self.args.gid, hop_limit=64)
+        a.ah_attr = AHAttr(gr=gr, is_global=1, port_num=1)
+        return a
+
+    RTR_MASK = (e.IBV_QP_STATE | e.IBV_QP_AV | e.IBV_QP_PATH_MTU | e.IBV_QP_DEST_QPN |
+                e.IBV_QP_RQ_PSN | e.IBV_QP_MAX_DEST_RD_ATOMIC | e.IBV_QP_MIN_RNR_TIMER)
+
+    def connect(self, peer):
+        for i, qp in enumerate(self.qps):
+            self.to_init(qp)
+            qp.modify(self.rtr_attr(peer, i), self.RTR_MASK)
+            a = QPAttr(qp_state=e.IBV_QPS_RTS)
+            a.timeout = 14
+            a.retry_cnt = 7
+            a.rnr_retry = 7
+            a.sq_psn = self.psns[i]
+            a.max_rd_atomic = RD_ATOMIC
+            qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_TIMEOUT | e.IBV_QP_RETRY_CNT |
+                      e.IBV_QP_RNR_RETRY | e.IBV_QP_SQ_PSN | e.IBV_QP_MAX_QP_RD_ATOMIC)
+
+    def poll(self, cq, what):
+        end = time.monotonic() + POLL_TIMEOUT_S
+        while time.monotonic() < end:
+            n, wcs = cq.poll(1)
+            if n:
+                return wcs[0]
+            time.sleep(0.001)
+        raise Check(f"no completion for {what} within {POLL_TIMEOUT_S} s")
+
+    def post_recv(self, wr_id, off, length, srq=False):
+        wr = RecvWR(wr_id=wr_id, num_sge=1, sg=[SGE(self.mr.buf + off, length, self.mr.lkey)])
+        (self.srq if srq else self.qps[0]).post_recv(wr)
+
+
+# ---------------------------------------------------------------- client
+
+def client(args):
+    side = Side(args, server=False)
+    sock = None
+    end = time.monotonic() + 120
+    while sock is None:
+        try:
+            sock = socket.create_connection((args.server, args.port), timeout=5)
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
+    sock.settimeout(300)
+    ch = Channel(sock)
+    ch.send(**side.info())
+    peer = ch.recv()
+    side.connect(peer)
+    ch.send(ok=True)
+    while True:
+        op = ch.recv()
+        if op["do"] == "quit":
+            break
+        try:
+            result = client_op(side, peer, op)
+            ch.send(ok=True, result=result)
+        except (Check, PyverbsError) as ex:
+            ch.send(ok=False, why=str(ex))
+    print("PYVERBS RESULT PASS (client; the server reports the checks)")
+    return 0
+
+
+def client_op(side, peer, op):
+    """One requester operation; returns what the server needs to check."""
+    qp = side.qps[op.get("qp", 0)]
+    n = op.get("len", 0)
+    if op["do"] in ("send", "write_imm"):
+        side.mr.write(pattern(op["seed"], n), n, 0)
+    sge = SGE(side.mr.buf + op.get("loff", 0), n or 8, side.mr.lkey)
+    opcode = {"send": e.IBV_WR_SEND_WITH_IMM if "imm" in op else e.IBV_WR_SEND,
+              "write_imm": e.IBV_WR_RDMA_WRITE_WITH_IMM, "read": e.IBV_WR_RDMA_READ,
+              "cmp_swap": e.IBV_WR_ATOMIC_CMP_AND_SWP,
+              "fetch_add": e.IBV_WR_ATOMIC_FETCH_AND_ADD}[op["do"]]
+    flags = e.IBV_SEND_SIGNALED | (e.IBV_SEND_SOLICITED if op.get("solicited") else 0)
+    wr = SendWR(wr_id=op.get("wr_id", 1), opcode=opcode, num_sge=1, sg=[sge],
+                send_flags=flags, imm_data=op.get("imm", 0))
+    raddr = peer["addr"] + op.get("roff", 0)
+    if op["do"] in ("write_imm", "read"):
+        wr.set_wr_rdma(peer["rkey"], raddr)
+    elif op["do"] == "cmp_swap":
+        wr.set_wr_atomic(peer["rkey"], raddr, op["compare"], op["swap"])
+    elif op["do"] == "fetch_add":
+        wr.set_wr_atomic(peer["rkey"], raddr, op["add"], 0)
+    qp.post_send(wr)
+    wc = side.poll(side.scq, op["do"])
+    expect(wc.status == e.IBV_WC_SUCCESS, f"{op['do']}: completion status {wc.status}")
+    if op["do"] == "read":
+        got = side.mr.read(n, op["loff"])
+        expect(got == pattern(op["seed"], n), "read: the data differs from the server's")
+    if op["do"] in ("cmp_swap", "fetch_add"):
+        return int.from_bytes(side.mr.read(8, op["loff"]), "little")
+    return None
+
+
+# ---------------------------------------------------------------- server
+
+class Server:
+    def __init__(self, args):
+        self.args = args
+        self.results = []
+
+    def run(self, name, fn):
+        try:
+            fn()
+            print(f"PYVERBS {name} PASS", flush=True)
+            self.results.append(True)
+        except (Check, PyverbsError, Timeout, ConnectionError, OSError) as ex:
+            print(f"PYVERBS {name} FAIL {type(ex).__name__}: {ex}", flush=True)
+            self.results.append(False)
+        finally:
+            signal.alarm(0)
+
+    def op(self, **msg):
+        self.ch.send(**msg)
+        r = self.ch.recv()
+        expect(r["ok"], f"client {msg['do']}: {r.get('why')}")
+        return r.get("result")
+
+    def main(self):
+        s = Side(self.args, server=True)
+        self.s = s
+        self.run("device", self.device)
+        self.run("qp_states", self.qp_states)
+        self.run("srq", self.srq)
+        lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        lsock.bind(("0.0.0.0", self.args.port))
+        lsock.listen(1)
+        lsock.settimeout(300)
+        conn, _ = lsock.accept()
+        conn.settimeout(300)
+        self.ch = Channel(conn)
+        self.run("connect", self.connect)
+        if self.results[-1]:
+            for name in ("solicited", "write_imm", "read", "atomics", "srq_limit"):
+                self.run(name, getattr(self, name))
+        self.run("cq_resize", self.cq_resize)
+        try:
+            self.ch.send(do="quit")
+        except OSError:
+            pass
+        ok = all(self.results)
+        print(f"PYVERBS RESULT {'PASS' if ok else 'FAIL'}", flush=True)
+        return 0 if ok else 1
+
+    def device(self):
+        ctx = self.s.ctx
+        d = ctx.query_device()
+        expect(d.vendor_id == 0xFFFFFF, f"vendor_id {d.vendor_id:#x}")
+        expect(d.vendor_part_id == 0, f"vendor_part_id {d.vendor_part_id}")
+        expect(d.max_qp_rd_atom == 128, f"max_qp_rd_atom {d.max_qp_rd_atom}")
+        expect(d.phys_port_cnt == 1, f"phys_port_cnt {d.phys_port_cnt}")
+        p = ctx.query_port(1)
+        expect(p.state == e.IBV_PORT_ACTIVE, f"port state {p.state}")
+        expect(p.link_layer == e.IBV_LINK_LAYER_ETHERNET, f"link_layer {p.link_layer}")
+        expect(p.active_mtu == MTU, f"active_mtu {p.active_mtu} (netdev MTU 1500)")
+        expect(ctx.query_pkey(1, 0) == 0xFFFF, "P_Key 0 is not 0xffff")
+        expect(self.s.gid.startswith("0000:0000:0000:0000:0000:ffff:"),
+               f"GID {self.args.gid} {self.s.gid} is not IPv4-mapped")
+
+    def qp_states(self):
+        s = self.s
+        qp = s.make_qp(None)
+        peer = {"gid": s.gid, "qpn": [qp.qp_num], "psn": [1]}
+        try:
+            qp.modify(s.rtr_attr(peer, 0), Side.RTR_MASK)
+            raise Check("RESET -> RTR was accepted")
+        except PyverbsRDMAError as ex:
+            expect(ex.error_code == 22, f"RESET -> RTR: errno {ex.error_code}, expected EINVAL")
+        s.to_init(qp)
+        a, _ = qp.query(e.IBV_QP_STATE | e.IBV_QP_PORT | e.IBV_QP_ACCESS_FLAGS)
+        expect(a.qp_state == e.IBV_QPS_INIT, f"state {a.qp_state} after INIT")
+        expect(a.port_num == 1, f"port_num {a.port_num}")
+        expect(a.qp_access_flags == ACCESS, f"qp_access_flags {a.qp_access_flags:#x}, "
+               f"expected {ACCESS:#x}")
+        a = QPAttr(qp_state=e.IBV_QPS_RTS)
+        a.sq_psn = 0
+        try:
+            qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_SQ_PSN)
+            raise Check("INIT -> RTS was accepted")
+        except PyverbsRDMAError as ex:
+            expect(ex.error_code == 22, f"INIT -> RTS: errno {ex.error_code}, expected EINVAL")
+        qp.close()
+
+    def srq(self):
+        srq = self.s.srq
+        a = srq.query()
+        expect(a.max_wr >= 16 and a.max_sge == 1, f"max_wr {a.max_wr} max_sge {a.max_sge}")
+        expect(a.srq_limit == 0, f"srq_limit {a.srq_limit} at creation")
+        srq.modify(SrqAttr(max_wr=64), e.IBV_SRQ_MAX_WR)
+        a = srq.query()
+        expect(a.max_wr >= 64, f"max_wr {a.max_wr} after resizing to 64")
+        try:
+            srq.modify(SrqAttr(srq_limit=a.max_wr + 1), e.IBV_SRQ_LIMIT)
+            raise Check("a limit above max_wr was accepted")
+        except PyverbsRDMAError as ex:
+            expect(ex.error_code == 22, f"limit > max_wr: errno {ex.error_code}")
+
+    def connect(self):
+        s = self.s
+        peer = self.ch.recv()
+        self.ch.send(**s.info())
+        s.connect(peer)
+        for i, qp in enumerate(s.qps):
+            a, _ = qp.query(Side.RTR_MASK)
+            expect(a.qp_state == e.IBV_QPS_RTS, f"qp {i}: state {a.qp_state}")
+            expect(a.path_mtu == MTU, f"qp {i}: path_mtu {a.path_mtu}")
+            expect(a.dest_qp_num == peer["qpn"][i], f"qp {i}: dest_qp_num {a.dest_qp_num}")
+            expect(a.rq_psn == peer["psn"][i], f"qp {i}: rq_psn {a.rq_psn:#x}")
+            expect(a.max_dest_rd_atomic == RD_ATOMIC, f"qp {i}: max_dest_rd_atomic "
+                   f"{a.max_dest_rd_atomic}")
+            expect(a.min_rnr_timer == 12, f"qp {i}: min_rnr_timer {a.min_rnr_timer}")
+            ah = a.ah_attr
+            expect(ah.is_global == 1 and ah.dgid == peer["gid"], f"qp {i}: dgid {ah.dgid}")
+            expect(ah.sgid_index == self.args.gid, f"qp {i}: sgid_index {ah.sgid_index}")
+            expect(ah.hop_limit == 64, f"qp {i}: hop_limit {ah.hop_limit}")
+        r = self.ch.recv()
+        expect(r.get("ok"), "the client could not connect")
+
+    def wait_event(self):
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(EVENT_TIMEOUT_S)
+        self.s.chan.get_cq_event(self.s.cq)
+        signal.alarm(0)
+        self.s.cq.ack_events(1)
+
+    def check_recv(self, wc, wr_id, opcode, length, imm):
+        expect(wc.status == e.IBV_WC_SUCCESS, f"receive status {wc.status}")
+        expect(wc.wr_id == wr_id, f"receive wr_id {wc.wr_id}, expected {wr_id}")
+        expect(wc.opcode == opcode, f"receive opcode {wc.opcode}, expected {opcode}")
+        expect(wc.byte_len == length, f"byte_len {wc.byte_len}, expected {length}")
+        if imm is not None:
+            expect(wc.wc_flags & e.IBV_WC_WITH_IMM, "IBV_WC_WITH_IMM not set")
+            expect(wc.imm_data == imm, f"imm_data {wc.imm_data:#x}, expected {imm:#x}")
+
+    def solicited(self):
+        s = self.s
+        s.post_recv(11, RECV_OFF, 4096)
+        s.cq.req_notify(True)
+        self.op(do="send", len=1000, seed=11, imm=0x5a5a1234, solicited=True)
+        self.wait_event()
+        wc = s.poll(s.cq, "solicited SEND_WITH_IMM")
+        self.check_recv(wc, 11, e.IBV_WC_RECV, 1000, 0x5a5a1234)
+        expect(s.mr.read(1000, RECV_OFF) == pattern(11, 1000), "SEND data differs")
+        s.post_recv(12, RECV_OFF, 4096)
+        s.cq.req_notify(False)
+        self.op(do="send", len=3000, seed=12)
+        self.wait_event()
+        wc = s.poll(s.cq, "unsolicited SEND")
+        self.check_recv(wc, 12, e.IBV_WC_RECV, 3000, None)
+        expect(not wc.wc_flags & e.IBV_WC_WITH_IMM, "IBV_WC_WITH_IMM set on a plain SEND")
+        expect(s.mr.read(3000, RECV_OFF) == pattern(12, 3000), "SEND data differs")
+
+    def write_imm(self):
+        s = self.s
+        s.post_recv(21, RECV_OFF, 16)
+        self.op(do="write_imm", len=5000, seed=21, roff=WRITE_OFF, imm=0x0077ee00)
+        wc = s.poll(s.cq, "RDMA_WRITE_WITH_IMM")
+        self.check_recv(wc, 21, e.IBV_WC_RECV_RDMA_WITH_IMM, 5000, 0x0077ee00)
+        expect(s.mr.read(5000, WRITE_OFF) == pattern(21, 5000), "written data differs")
+        expect(s.mr.read(16, WRITE_OFF + 5000) == bytes(16), "bytes after the WRITE changed")
+
+    def read(self):
+        self.s.mr.write(pattern(31, 7000), 7000, READ_OFF)
+        self.op(do="read", len=7000, seed=31, roff=READ_OFF, loff=8192)
+
+    def atomics(self):
+        s = self.s
+        s.mr.write(ATOMIC_INIT.to_bytes(8, "little"), 8, ATOMIC_OFF)
+        got = self.op(do="cmp_swap", roff=ATOMIC_OFF, loff=0, compare=ATOMIC_INIT,
+                      swap=ATOMIC_SWAP)
+        expect(got == ATOMIC_INIT, f"CMP_SWAP returned {got:#x}, expected {ATOMIC_INIT:#x}")
+        got = self.op(do="fetch_add", roff=ATOMIC_OFF, loff=0, add=ATOMIC_ADD)
+        expect(got == ATOMIC_SWAP, f"FETCH_ADD returned {got:#x}, expected {ATOMIC_SWAP:#x}")
+        final = int.from_bytes(s.mr.read(8, ATOMIC_OFF), "little")
+        expect(final == ATOMIC_SWAP + ATOMIC_ADD, f"final value {final:#x}")
+
+    def srq_limit(self):
+        s = self.s
+        for k in range(8):
+            s.post_recv(100 + k, SRQ_OFF + k * SRQ_SLOT, SRQ_SLOT, srq=True)
+        s.srq.modify(SrqAttr(srq_limit=6), e.IBV_SRQ_LIMIT)
+        expect(s.srq.query().srq_limit == 6, "srq_limit not armed")
+        for k in range(3):
+            self.op(do="send", qp=1, len=100 + k, seed=40 + k, wr_id=k)
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(EVENT_TIMEOUT_S)
+        ev = s.ctx.get_async_event()
+        signal.alarm(0)
+        etype = ev.event_type
+        ev.ack()
+        expect(etype == e.IBV_EVENT_SRQ_LIMIT_REACHED, f"async event {etype}, expected "
+               f"IBV_EVENT_SRQ_LIMIT_REACHED ({e.IBV_EVENT_SRQ_LIMIT_REACHED})")
+        expect(s.srq.query().srq_limit == 0, "the limit is still armed after the event")
+        for k in range(3):
+            wc = s.poll(s.cq, f"SRQ receive {k}")
+            self.check_recv(wc, 100 + k, e.IBV_WC_RECV, 100 + k, None)
+            expect(wc.qp_num == s.qps[1].qp_num, f"wc.qp_num {wc.qp_num:#x}")
+            got = s.mr.read(100 + k, SRQ_OFF + k * SRQ_SLOT)
+            expect(got == pattern(40 + k, 100 + k), f"SRQ receive {k}: data differs")
+
+    def cq_resize(self):
+        cq = self.s.cq
+        cq.resize(1000)
+        expect(cq.cqe >= 1000, f"cqe {cq.cqe} after resizing to 1000")
+        cq.resize(10)
+        expect(10 <= cq.cqe < 1000, f"cqe {cq.cqe} after resizing to 10")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-d", dest="dev", required=True)
+    ap.add_argument("-g", dest="gid", type=int, required=True)
+    ap.add_argument("-p", dest="port", type=int, default=18900)
+    ap.add_argument("server", nargs="?")
+    args = ap.parse_args()
+    random.seed()
+    if args.server:
+        return client(args)
+    return Server(args).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

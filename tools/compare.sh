@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # make compare: the ACK-rate comparison of responders, side by side.
 #
-#   tools/compare.sh [-s] [-f WORKLOADS] [-k normal|debug] [-r "RESPONDERS"]
-#                    [-o OUTDIR] [workload-name...]
+#   tools/compare.sh [-s] [-n ROUNDS] [-f WORKLOADS] [-k normal|debug]
+#                    [-r "RESPONDERS"] [-o OUTDIR] [workload-name...]
 #
-#   -s  the two-workload smoke set (tools/ackrate/smoke.txt)
-#   -f  another workload file; -k the kernel flavour (default normal);
-#   -r  the responders to run (default "rxe sroce"); -o the output dir
+#   -s  the two-workload smoke set (tools/ackrate/smoke.txt), one round
+#   -n  rounds (default 3; 1 with -s); -f another workload file;
+#   -k  the kernel flavour (default normal); -r the responders to run
+#       (default "rxe sroce"); -o the output dir (default build/compare)
 #
-# For each responder, boots a pair of test VMs (A: stock rdma_rxe
-# requester, B: the responder), runs the perftest workloads of
-# tools/ackrate/workloads.txt (or the named subset; -s: the smoke set),
-# captures the link and counts it with tshark (tools/ackrate/analyze.py).
-# Writes build/compare/{table.md,results.json,acks.png,bandwidth.png}.
+# Each round boots a pair of test VMs per responder (A: stock rdma_rxe
+# requester, B: the responder; the order alternates between rounds), runs
+# the perftest workloads of tools/ackrate/workloads.txt (or the named
+# subset), captures the link and counts it with tshark
+# (tools/ackrate/analyze.py).  Writes OUTDIR/{table.md,results.json,
+# targets.txt,acks.png,bandwidth.png}: counts pooled over the rounds,
+# bandwidth as the median of the rounds.
 #
 # Fails on a broken capture invariant, sroce counters that disagree with
-# the capture, any retransmission, or sroce sending more ACKs than rxe.
+# the capture, any retransmission, or sroce sending more ACKs than rxe, in
+# any round.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/deps.sh" tshark python3-matplotlib
@@ -23,17 +27,21 @@ set_file=$top/tools/ackrate/workloads.txt
 flavour=normal
 out=$top/build/compare
 responders=(rxe sroce)
-while getopts "sf:k:r:o:" o; do
+rounds=
+while getopts "sn:f:k:r:o:" o; do
 	case $o in
-	s) set_file=$top/tools/ackrate/smoke.txt ;;
+	s) set_file=$top/tools/ackrate/smoke.txt; rounds=${rounds:-1} ;;
+	n) rounds=$OPTARG ;;
 	f) set_file=$OPTARG ;;
 	k) flavour=$OPTARG ;;
 	r) read -r -a responders <<<"$OPTARG" ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+rounds=${rounds:-3}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare: -n wants a positive count" >&2; exit 2; }
 rm -rf "$out"
 mkdir -p "$out"
 if [ $# -gt 0 ]; then
@@ -45,15 +53,23 @@ fi
 [ -s "$out/workloads.txt" ] || { echo "compare: no such workload" >&2; exit 2; }
 
 rc=0
-for r in "${responders[@]}"; do
-	echo "compare: responder $r" >&2
-	if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$out/$r" \
-		-k "$flavour"; then
-		echo "run failed" >"$out/$r/failed"
-		rc=1
+for k in $(seq 1 "$rounds"); do
+	order=("${responders[@]}")
+	if [ $((k % 2)) = 0 ]; then	# alternate, so drift hits both alike
+		order=()
+		for ((i = ${#responders[@]} - 1; i >= 0; i--)); do order+=("${responders[i]}"); done
 	fi
-	python3 "$top/tools/ackrate/analyze.py" "$out/$r/link.pcap" "$out/workloads.txt" \
-		--json "$out/$r/counts.json" || rc=1
+	for r in "${order[@]}"; do
+		d=$out/round$k/$r
+		echo "compare: round $k/$rounds, responder $r" >&2
+		if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$d" \
+			-k "$flavour"; then
+			echo "run failed" >"$d/failed"
+			rc=1
+		fi
+		python3 "$top/tools/ackrate/analyze.py" "$d/link.pcap" "$out/workloads.txt" \
+			--json "$d/counts.json" || rc=1
+	done
 done
-/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "${responders[@]}" || rc=1
+/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "$rounds" "${responders[@]}" || rc=1
 exit $rc

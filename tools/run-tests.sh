@@ -48,7 +48,8 @@ stage style make -s style KDIR="$(tools/testvm/build-kernel.sh normal 2>/dev/nul
 stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
 stage errors tools/testvm/errors-test.sh debug
-stage perftest-debug tools/compare.sh -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
+stage pyverbs tools/testvm/pyverbs-test.sh debug
+stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
 	-o build/perftest-debug
 stage compare-smoke tools/compare.sh -s
 stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt

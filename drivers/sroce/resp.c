@@ -59,7 +59,10 @@ static void sroce_resp_purge(struct sroce_qp *qp)
 	}
 }
 
-/* A receive WQE, copied out of its ring and validated.  NULL: none posted. */
+/*
+ * A receive WQE, copied out of its ring and validated: 0, -EAGAIN if none is
+ * posted, -EINVAL if the user wrote a bad one (its wr_id is still read).
+ */
 static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 {
 	struct sroce_queue *q = qp->srq ? &qp->srq->queue : &qp->rq;
@@ -82,17 +85,18 @@ static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 	w->num_sge = READ_ONCE(slot->dma.num_sge);
 	if (w->num_sge > max_sge) {
 		err = -EINVAL;
-		goto out;
+		goto take;
 	}
 	memcpy(w->sge, slot->dma.sge, w->num_sge * sizeof(w->sge[0]));
 	for (i = 0; i < w->num_sge; i++)
 		total += w->sge[i].length;
 	if (total > U32_MAX) {
 		err = -EINVAL;
-		goto out;
+		goto take;
 	}
 	w->length = total;
-	/* An SRQ WQE belongs to this QP from now on (as stock rxe). */
+take:
+	/* An SRQ WQE, even a bad one, belongs to this QP from now on (as rxe). */
 	if (qp->srq) {
 		sroce_queue_pop(q);
 		/* Armed limit: fire once when fewer WQEs remain, then disarm. */
@@ -107,19 +111,6 @@ out:
 	if (limit_reached)
 		sroce_srq_event(qp->srq, IB_EVENT_SRQ_LIMIT_REACHED);
 	return err;
-}
-
-/* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
-static int sroce_take_wqe(struct sroce_qp *qp)
-{
-	int err = sroce_fetch_wqe(qp, &qp->resp.wqe);
-
-	if (err == -EAGAIN)
-		return SROCE_EXEC_RNR;
-	if (err)
-		return SROCE_EXEC_REM_OP;
-	qp->resp.have_wqe = true;
-	return SROCE_EXEC_OK;
 }
 
 static void sroce_release_wqe(struct sroce_qp *qp)
@@ -151,6 +142,24 @@ static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 op
 		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 	}
 	sroce_cq_post(qp->rcq, &wc, pkt && pkt->se);
+}
+
+/* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
+static int sroce_take_wqe(struct sroce_qp *qp)
+{
+	int err = sroce_fetch_wqe(qp, &qp->resp.wqe);
+
+	if (err == -EAGAIN)
+		return SROCE_EXEC_RNR;
+	if (err) {
+		/* A WQE corrupted in the ring: it completes in error, consumed. */
+		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
+		if (!qp->srq)
+			sroce_queue_pop(&qp->rq);
+		return SROCE_EXEC_REM_OP;
+	}
+	qp->resp.have_wqe = true;
+	return SROCE_EXEC_OK;
 }
 
 /* Copy @len bytes of @data into the receive WQE at the current offset. */
@@ -341,6 +350,30 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig)
 	}
 }
 
+/*
+ * Error state: every receive still posted on the QP's own RQ completes
+ * with IB_WC_WR_FLUSH_ERR, the one in progress first.  At most one ring's
+ * worth: the user can keep producing while this runs.  An SRQ keeps its
+ * WQEs for the other QPs.
+ */
+static void sroce_resp_flush_rq(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+	u32 n = qp->rq.index_mask;
+
+	if (qp->srq)
+		return;
+	if (resp->have_wqe) {
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_release_wqe(qp);
+	}
+	while (n-- && sroce_queue_head(&qp->rq)) {
+		sroce_fetch_wqe(qp, &resp->wqe);	/* wr_id is read even from a bad WQE */
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_queue_pop(&qp->rq);
+	}
+}
+
 static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 {
 	struct ib_event ev = {
@@ -353,6 +386,7 @@ static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 	spin_lock_bh(&qp->state_lock);
 	qp->state = IB_QPS_ERR;
 	spin_unlock_bh(&qp->state_lock);
+	sroce_resp_flush_rq(qp);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
@@ -550,25 +584,14 @@ int sroce_resp_ready(struct sroce_qp *qp)
 void sroce_resp_stop(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
-	struct sroce_recv_wqe *w = &resp->wqe;
 
 	spin_lock_bh(&resp->lock);
 	resp->ready = false;
 	spin_unlock_bh(&resp->lock);
 	cancel_work_sync(&resp->work);
 	sroce_resp_purge(qp);
-	if (qp->state != IB_QPS_ERR || qp->srq)
-		return;
-	/* IB_WC_WR_FLUSH_ERR for every receive still posted. */
-	if (resp->have_wqe) {
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
-		sroce_release_wqe(qp);
-	}
-	while (sroce_queue_head(&qp->rq)) {
-		sroce_fetch_wqe(qp, w);	/* wr_id is read even from a bad WQE */
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
-		sroce_queue_pop(&qp->rq);
-	}
+	if (qp->state == IB_QPS_ERR)
+		sroce_resp_flush_rq(qp);
 }
 
 /* Every QP reference is gone: wait out a worker still finishing its batch. */

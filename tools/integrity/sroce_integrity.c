@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/rdma_user_rxe.h>
 
 #include "inject.h"
 
@@ -82,7 +83,8 @@ static unsigned poll_timeout_ms = 20000;
 /* -m MODE: the default integrity sequence or one error-path scenario. */
 enum mode {
 	M_INTEGRITY, M_RNR, M_BAD_RKEY, M_OOB_WRITE, M_OOB_READ, M_DESTROY_QP,
-	M_MISALIGNED_ATOMIC, M_MALFORMED, M_RESIZE_CQ, M_IDLE, M_COUNT
+	M_MISALIGNED_ATOMIC, M_MALFORMED, M_RESIZE_CQ, M_HOSTILE, M_MR_ACCESS, M_IDLE,
+	M_COUNT
 };
 
 static const char *const mode_names[M_COUNT] = {
@@ -95,6 +97,8 @@ static const char *const mode_names[M_COUNT] = {
 	[M_MISALIGNED_ATOMIC] = "misaligned_atomic",
 	[M_MALFORMED]	= "malformed",
 	[M_RESIZE_CQ]	= "resize_cq",
+	[M_HOSTILE]	= "hostile",
+	[M_MR_ACCESS]	= "mr_access",
 	[M_IDLE]	= "idle",
 };
 
@@ -2298,6 +2302,215 @@ static void resize_server(struct ctx *c)
 	rs_resize(c, 1, true);
 }
 
+/*
+ * hostile: the user side of sroce's shared rings misbehaves (server).
+ *  1. ibv_post_send: librxe writes the WQE into the send ring and rings
+ *     the POST_SEND doorbell, which sroce refuses with EOPNOTSUPP (it has
+ *     no requester).  Nothing else may change: a SEND from the client then
+ *     lands intact in a posted receive.
+ *  2. A posted receive WQE is rewritten in the mapped ring (num_sge
+ *     0x7fffffff) before the client's SEND reaches it.  The responder must
+ *     validate its copy: that WQE completes with IBV_WC_LOC_QP_OP_ERR and
+ *     the one posted after it with IBV_WC_WR_FLUSH_ERR (the QP is in
+ *     Error, and says so), the client gets IBV_WC_REM_OP_ERR, and no byte
+ *     of the server's buffer changes but the first SEND's.
+ */
+#define HOSTILE_WR	UINT64_C(0x5eed0000c0ffee00)
+
+/* The slot of the receive WQE with this wr_id in a mapped uverbs ring. */
+static uint8_t *find_ring_wqe(uint64_t wr_id, unsigned *hits)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	uint8_t *found = NULL;
+	char line[512];
+
+	*hits = 0;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char perm[8];
+
+		if (!strstr(line, "/dev/infiniband/uverbs") ||
+		    sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[0] != 'r' ||
+		    perm[1] != 'w')
+			continue;
+		for (unsigned long a = lo; a + sizeof(struct rxe_recv_wqe) <= hi; a += 8) {
+			uint64_t v;
+
+			memcpy(&v, (void *)a, sizeof(v));
+			if (v == wr_id) {
+				found = (uint8_t *)a;
+				(*hits)++;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void hostile_client(struct ctx *c)
+{
+	uint64_t v[1] = { 0 };
+
+	if (msg_recv(c, "STEP1", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	if (!post_one(c, IBV_WR_SEND, 1, MODE_OFF, 100, 0, 0))
+		expect_status(c, "SEND after the server's refused doorbell", 1, IBV_WC_SUCCESS);
+	if (msg_send(c, "SENT", v, 1, NULL) || msg_recv(c, "STEP2", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	if (!post_one(c, IBV_WR_SEND, 2, MODE_OFF, 64, 0, 0))
+		expect_status(c, "SEND into the rewritten receive WQE", 2, IBV_WC_REM_OP_ERR);
+	if (msg_send(c, "SENT", v, 1, NULL))
+		c->broken = true;
+}
+
+static void hostile_expect(struct ctx *c, uint64_t wr_id, enum ibv_wc_status want)
+{
+	struct ibv_wc wc;
+
+	if (poll_one(c, c->rcq, ST_MODE, "receive", &wc))
+		return;
+	if (wc.wr_id != wr_id || wc.status != want)
+		fail(ST_MODE, "receive completion wr_id 0x%" PRIx64 " status %s, expected 0x%"
+		     PRIx64 " %s", wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
+		     ibv_wc_status_str(want));
+	else
+		printf("# receive 0x%" PRIx64 ": %s, as expected\n", wr_id,
+		       ibv_wc_status_str(want));
+}
+
+static void hostile_server(struct ctx *c)
+{
+	struct ibv_sge sge = { (uintptr_t)(c->buf + MODE_OFF), 64, c->mr->lkey };
+	struct ibv_send_wr wr, *bad = NULL;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr qa;
+	uint64_t v[1] = { 0 };
+	struct seglist s[3];
+	unsigned hits;
+	uint8_t *slot;
+	uint32_t evil = 0x7fffffff;
+	char why[200];
+	int r;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 77;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	r = ibv_post_send(c->qp, &wr, &bad);
+	if (r != EOPNOTSUPP)
+		fail(ST_MODE, "ibv_post_send on sroce returned %d (%s), expected EOPNOTSUPP", r,
+		     strerror(r));
+	else
+		printf("# ibv_post_send: EOPNOTSUPP from the doorbell, as expected\n");
+
+	for (unsigned k = 0; k < 3; k++)
+		one_seg(&s[k], MODE_OFF + 4096 * (uint64_t)k, 256);
+	if (post_recv(c, ST_MODE, HOSTILE_WR, &s[0], 1))
+		return;
+	if (msg_send(c, "STEP1", v, 1, NULL) || msg_recv(c, "SENT", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	hostile_expect(c, HOSTILE_WR, IBV_WC_SUCCESS);
+	if (verify_region(c->buf, &s[0], seed_for(0x100 + M_HOSTILE, 0), 100, why, sizeof(why)))
+		fail(ST_MODE, "the SEND after the doorbell: %s", why);
+
+	if (post_recv(c, ST_MODE, HOSTILE_WR + 1, &s[1], 1) ||
+	    post_recv(c, ST_MODE, HOSTILE_WR + 2, &s[2], 1))
+		return;
+	slot = find_ring_wqe(HOSTILE_WR + 1, &hits);
+	if (!slot || hits != 1) {
+		fail(ST_MODE, "receive WQE 0x%" PRIx64 " found %u times in the mapped rings",
+		     HOSTILE_WR + 1, hits);
+		c->broken = true;
+	} else {
+		memcpy(slot + offsetof(struct rxe_recv_wqe, dma.num_sge), &evil, sizeof(evil));
+		printf("# rewrote num_sge of the posted receive WQE to 0x%x\n", evil);
+	}
+	if (msg_send(c, "STEP2", v, 1, NULL) || msg_recv(c, "SENT", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	hostile_expect(c, HOSTILE_WR + 1, IBV_WC_LOC_QP_OP_ERR);
+	hostile_expect(c, HOSTILE_WR + 2, IBV_WC_WR_FLUSH_ERR);
+	if (ibv_query_qp(c->qp, &qa, IBV_QP_STATE, &ia))
+		fail(ST_MODE, "ibv_query_qp: %s", strerror(errno));
+	else if (qa.qp_state != IBV_QPS_ERR)
+		fail(ST_MODE, "QP state %d after the bad WQE, expected ERR", qa.qp_state);
+	/* Only the first SEND's 100 bytes may have changed. */
+	fill_guard(c->buf, MODE_OFF, MODE_OFF + 100);
+	check_untouched(c, "after the rewritten WQE");
+}
+
+/*
+ * mr_access: the server registers a second MR with LOCAL_WRITE and
+ * REMOTE_READ only.  An RDMA_READ of it must work (and return its bytes);
+ * an RDMA_WRITE to it must fail with IBV_WC_REM_ACCESS_ERR, writing
+ * nothing: MR access flags are enforced, not only the QP's.
+ */
+#define MR2_LEN		4096
+
+static void mr_access_client(struct ctx *c)
+{
+	uint64_t v[2];
+	struct seglist s;
+	char why[200];
+
+	if (msg_recv(c, "MR2", v, 2, NULL)) {
+		c->broken = true;
+		return;
+	}
+	one_seg(&s, 2 * MODE_SRC_LEN, 64);
+	fill_guard(c->buf, s.rstart, s.rend);
+	if (!post_one(c, IBV_WR_RDMA_READ, 1, 2 * MODE_SRC_LEN, 64, v[0], (uint32_t)v[1]))
+		expect_status(c, "RDMA_READ of the read-only MR", 1, IBV_WC_SUCCESS);
+	if (verify_region(c->buf, &s, seed_for(0x100 + M_MR_ACCESS, 1), 64, why, sizeof(why)))
+		fail(ST_MODE, "RDMA_READ of the read-only MR: %s", why);
+	if (!post_one(c, IBV_WR_RDMA_WRITE, 2, MODE_OFF, 64, v[0] + 128, (uint32_t)v[1]))
+		expect_status(c, "RDMA_WRITE to the read-only MR", 2, IBV_WC_REM_ACCESS_ERR);
+	if (msg_send(c, "DONE", v, 1, NULL))
+		c->broken = true;
+}
+
+static void mr_access_server(struct ctx *c)
+{
+	uint64_t seed = seed_for(0x100 + M_MR_ACCESS, 1);
+	uint8_t *buf = aligned_alloc(4096, MR2_LEN);
+	struct ibv_mr *mr = NULL;
+	uint64_t v[2] = { 0, 0 };
+	int r;
+
+	if (buf) {
+		for (unsigned i = 0; i < MR2_LEN; i++)
+			buf[i] = i < 64 ? pat_byte(seed, i) : guard_byte(i);
+		mr = ibv_reg_mr(c->pd, buf, MR2_LEN,
+				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	}
+	if (!mr)
+		fail(ST_MODE, "ibv_reg_mr (read-only, %d bytes): %s", MR2_LEN, strerror(errno));
+	else
+		v[0] = (uintptr_t)buf, v[1] = mr->rkey;
+	if (msg_send(c, "MR2", v, 2, NULL) || msg_recv(c, "DONE", v, 1, NULL))
+		c->broken = true;
+	for (unsigned i = 64; buf && i < MR2_LEN; i++) {
+		if (buf[i] != guard_byte(i)) {
+			fail(ST_MODE, "byte %u of the read-only MR was written", i);
+			break;
+		}
+	}
+	if (mr && (r = ibv_dereg_mr(mr)))
+		fail(ST_MODE, "ibv_dereg_mr (read-only): %s", strerror(r));
+	free(buf);
+}
+
 static int run_mode(struct ctx *c)
 {
 	uint64_t mine[2], peer[2], start;
@@ -2326,6 +2539,10 @@ static int run_mode(struct ctx *c)
 		c->server ? malformed_server(c) : malformed_run(c);
 	else if (c->mode == M_RESIZE_CQ)
 		c->server ? resize_server(c) : resize_client(c);
+	else if (c->mode == M_HOSTILE)
+		c->server ? hostile_server(c) : hostile_client(c);
+	else if (c->mode == M_MR_ACCESS)
+		c->server ? mr_access_server(c) : mr_access_client(c);
 	else if (c->mode == M_MISALIGNED_ATOMIC && !c->server)
 		misaligned_client(c);
 	else if (!c->server)
@@ -2714,6 +2931,9 @@ static void usage(FILE *f, const char *prog)
 		"                misaligned_atomic  a hand-built FETCH_ADD at an unaligned VA\n"
 		"                malformed   hand-built malformed packets, then an RDMA_READ\n"
 		"                resize_cq   the server resizes its receive CQ with CQEs in it\n"
+		"                hostile     the server rings the send doorbell and rewrites\n"
+		"                            a posted receive WQE in the mapped ring\n"
+		"                mr_access   READ and WRITE to a server MR without remote write\n"
 		"                idle        connect, then wait until the peer goes away\n"
 		"  -h, --help    this text\n"
 		"\n"

@@ -7,7 +7,8 @@
 # connected.  Prints "errors-test: ok: ..." / "errors-test: FAIL: ...".
 . /sroce/guest-lib.sh
 T=/sroce/sroce_integrity
-MODES="rnr bad_rkey oob_write oob_read destroy_qp misaligned_atomic malformed resize_cq"
+MODES="rnr bad_rkey oob_write oob_read destroy_qp misaligned_atomic malformed resize_cq
+	hostile mr_access"
 fail=0
 ok() { echo "errors-test: ok: $*"; }
 bad() { echo "errors-test: FAIL: $*"; fail=1; }
@@ -19,7 +20,7 @@ port_of() {
 	rnr) echo 18801 ;; bad_rkey) echo 18802 ;; oob_write) echo 18803 ;;
 	oob_read) echo 18804 ;; destroy_qp) echo 18805 ;; idle) echo 18806 ;;
 	misaligned_atomic) echo 18807 ;; malformed) echo 18808 ;;
-	resize_cq) echo 18809 ;;
+	resize_cq) echo 18809 ;; hostile) echo 18810 ;; mr_access) echo 18811 ;;
 	esac
 }
 
@@ -120,6 +121,13 @@ for m in $MODES; do
 	resize_cq)
 		expect $m resp_nak -eq 0
 		expect $m resp_rnr_nak -eq 0 ;;
+	hostile)	# the rewritten receive WQE: remote operational error
+		expect $m nak_rem_op_err -eq 1
+		expect $m resp_qp_error -eq 1 ;;
+	mr_access)
+		expect $m resp_read_only -eq 1
+		expect $m nak_rem_access_err -eq 1
+		expect $m resp_qp_error -eq 1 ;;
 	esac
 done
 dump_stats end

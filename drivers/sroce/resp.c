@@ -96,6 +96,10 @@ static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 	}
 	w->length = total;
 take:
+	if (err) {
+		w->num_sge = 0;		/* of a bad WQE only the wr_id is used */
+		w->length = 0;
+	}
 	/* An SRQ WQE, even a bad one, belongs to this QP from now on (as rxe). */
 	if (qp->srq) {
 		sroce_queue_pop(q);

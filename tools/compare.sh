@@ -7,7 +7,9 @@
 #   -s  the two-workload smoke set (tools/ackrate/smoke.txt), one round
 #   -n  rounds (default 3; 1 with -s); -f another workload file;
 #   -k  the kernel flavour (default normal); -r the responders to run
-#       (default "rxe sroce"); -o the output dir (default build/compare)
+#       (default "rxe sroce"; sroce:PARAM=VALUE,... is sroce loaded with
+#       those module parameters, e.g. -r "rxe sroce sroce:ack_span_max=0");
+#       -o the output dir (default build/compare)
 #
 # Each round boots a pair of test VMs per responder (A: stock rdma_rxe
 # requester, B: the responder; the order alternates between rounds), runs
@@ -36,7 +38,7 @@ while getopts "sn:f:k:r:o:" o; do
 	k) flavour=$OPTARG ;;
 	r) read -r -a responders <<<"$OPTARG" ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,24p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,26p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

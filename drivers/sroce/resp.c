@@ -30,6 +30,12 @@ module_param(ack_coalesce_max, uint, 0444);
 MODULE_PARM_DESC(ack_coalesce_max,
 		 "AckReq'd requests one coalesced ACK may cover (1: an ACK per AckReq, like rxe)");
 
+/* Half of stock rxe's window of 128 unacknowledged PSNs (RXE_MAX_UNACKED_PSNS). */
+static unsigned int ack_span_max = 64;
+module_param(ack_span_max, uint, 0444);
+MODULE_PARM_DESC(ack_span_max,
+		 "PSNs an owed ACK may newly cover before it goes out mid-batch (0: no limit)");
+
 #define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the worker */
 
 struct workqueue_struct *sroce_wq;
@@ -158,8 +164,7 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 	if (err) {
 		/* A WQE corrupted in the ring: it completes in error, consumed. */
 		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
-		if (!qp->srq)
-			sroce_queue_pop(&qp->rq);
+		sroce_release_wqe(qp);
 		return SROCE_EXEC_REM_OP;
 	}
 	qp->resp.have_wqe = true;
@@ -552,6 +557,7 @@ int sroce_resp_ready(struct sroce_qp *qp)
 		.epsn = qp->rq_psn,
 		.pmtu = qp->path_mtu,
 		.ack_coalesce_max = ack_coalesce_max,
+		.ack_span_max = ack_span_max,
 		.srq = !!qp->srq,
 		.min_rnr_timer = qp->min_rnr_timer,
 	};

@@ -123,6 +123,7 @@ struct sroce_resp_params {
 	uint32_t epsn;		 /* initial expected PSN (rq_psn) */
 	uint32_t pmtu;		 /* path MTU in bytes: 256..4096, power of two */
 	uint32_t ack_coalesce_max; /* AckReq'd requests one ACK may cover; 1 = ACK each */
+	uint32_t ack_span_max;	 /* PSNs an owed ACK may newly cover before it goes at once; 0 = no limit */
 	uint8_t srq;		 /* QP uses an SRQ: credits are 0x1F (o9-95.2.2) */
 	uint8_t min_rnr_timer;	 /* 5-bit RNR timer code for RNR NAKs */
 	uint8_t read_msn_at_first; /* C9-148: bump MSN at validation (1) or at the end (0) */
@@ -208,7 +209,8 @@ struct sroce_resp_qp {
 	uint64_t opaque[SROCE_RESP_QP_WORDS];
 };
 
-SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_params) == 16, "params layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_params) == 20, "params layout");
+SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_resp_params, srq) == 16, "params layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_rd_res) == 40, "rd_res layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_req) == 32, "req layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_exec) == 16, "exec layout");

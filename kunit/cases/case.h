@@ -194,12 +194,16 @@ SROCE_EXTERN_C_END
 #define STATS(coalesced_, episodes_) \
 	.check_stats = 1, .coalesced = (coalesced_), .seq_episodes = (episodes_)
 
-/* Case parameters: expected PSN, path MTU, ACK cap, RNR timer (+ srq ...). */
+/*
+ * Case parameters: expected PSN, path MTU, ACK cap, RNR timer (+ srq ...).
+ * ack_span_max is 0 (no limit) unless PARAMS_SPAN sets it.
+ */
 #define PARAMS_ALL(epsn_, pmtu_, cap_, rnr_, ...) \
 	.params = { .epsn = (epsn_), .pmtu = (pmtu_), .ack_coalesce_max = (cap_), \
 		    .min_rnr_timer = (rnr_), __VA_ARGS__ }
 #define PARAMS(epsn_, pmtu_, ...) PARAMS_ALL(epsn_, pmtu_, 16, 14, __VA_ARGS__)
 #define PARAMS_CAP(epsn_, pmtu_, cap_) PARAMS_ALL(epsn_, pmtu_, cap_, 14)
 #define PARAMS_RNR(epsn_, pmtu_, rnr_) PARAMS_ALL(epsn_, pmtu_, 16, rnr_)
+#define PARAMS_SPAN(epsn_, pmtu_, span_) PARAMS_ALL(epsn_, pmtu_, 16, 14, .ack_span_max = (span_))
 
 #endif /* SROCE_CASE_H */

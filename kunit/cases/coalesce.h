@@ -76,6 +76,67 @@ static const struct sroce_case sroce_cases_coalesce[] = {
 		STATS(0, 0),
 	},
 	{
+		.name = "C9-116 ack spanning ack_span_max psns goes out mid-batch",
+		.rules = "C9-116 C9-95 C9-149",
+		PARAMS_SPAN(200, 256, 4),
+		STEPS(
+		BATCH_BEGIN(),
+		RX(SROCE_OP_WRITE_FIRST, 200, LEN(256), DMA(0x100, 3, 800), ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_WRITE_MIDDLE, 201, LEN(256), ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_WRITE_MIDDLE, 202, LEN(256), ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		/* The message's one AckReq: its ACK would cover 4 PSNs. */
+		RX(SROCE_OP_WRITE_LAST, 203, LEN(32), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(RESPOND), EPSN(204), MSN(1),
+		     RESP(R_ACK(203, 1, SYN_ACK(0), C9_95))),
+		/* The span restarts after that ACK: this one waits for the batch. */
+		RX(SROCE_OP_SEND_ONLY, 204, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		BATCH_END(ACT(RESPOND), RESP(R_ACK(204, 2, SYN_ACK(0), C9_116)))
+		),
+		STATS(0, 0),
+	},
+	{
+		.name = "C9-116 ack_span_max counts single-packet requests too",
+		.rules = "C9-116 C9-95",
+		PARAMS_SPAN(100, 1024, 3),
+		STEPS(
+		BATCH_BEGIN(),
+		RX(SROCE_OP_SEND_ONLY, 100, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_SEND_ONLY, 101, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_SEND_ONLY, 102, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(RESPOND), RESP(R_ACK(102, 3, SYN_ACK(0), C9_95))),
+		RX(SROCE_OP_SEND_ONLY, 103, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		BATCH_END(ACT(RESPOND), RESP(R_ACK(103, 4, SYN_ACK(0), C9_116)))
+		),
+		STATS(2, 0),
+	},
+	{
+		.name = "C9-97 read response restarts the ack span",
+		.rules = "C9-97 C9-116",
+		PARAMS_SPAN(100, 1024, 3), .nres = 2,
+		STEPS(
+		BATCH_BEGIN(),
+		RX(SROCE_OP_SEND_ONLY, 100, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_READ_REQUEST, 101, DMA(0x5000, 4, 100), ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(RESPOND),
+		     RESP(R_READ(ONLY, 101, 2, SYN_ACK(0), 0x5000, 100, C9_97))),
+		/* Four PSNs since the batch began, two since the READ response. */
+		RX(SROCE_OP_SEND_ONLY, 102, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		RX(SROCE_OP_SEND_ONLY, 103, LEN(8), ACKREQ, ACT(EXECUTE)),
+		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
+		BATCH_END(ACT(RESPOND), RESP(R_ACK(103, 4, SYN_ACK(0), C9_116)))
+		),
+		STATS(2, 0),
+	},
+	{
 		.name = "C9-116 requests without ackreq may wait past the batch",
 		.rules = "C9-116",
 		PARAMS(100, 1024),

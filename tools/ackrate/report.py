@@ -6,7 +6,8 @@
 Reads OUTDIR/round<k>/<responder>/{counts.json,results.txt,stats-b.txt}
 for k = 1..ROUNDS and each responder, writes OUTDIR/results.json,
 OUTDIR/table.md, OUTDIR/acks.png and OUTDIR/bandwidth.png, and prints the
-table.  A responder whose run is missing is reported as such, never
+table.  A responder is rxe, sroce, or sroce:PARAM=VALUE,... (sroce with
+module parameters); the targets are reported for plain sroce.  A responder whose run is missing is reported as such, never
 invented.
 
 Per workload and responder the table pools the packet counts of all
@@ -29,24 +30,48 @@ BW_TARGET = 0.97            # sroce bandwidth / rxe bandwidth
 TARGET_WORKLOADS = ("send_64", "send_1k", "write_64", "write_1k")
 
 
-def counter_deltas(path):
-    """Per-workload deltas of the responder's rdma counters (stats-b.txt)."""
-    blocks, name = [], None
+def is_sroce(resp):
+    """sroce, or sroce:PARAM=VALUE,... (sroce with module parameters)."""
+    return resp == "sroce" or resp.startswith("sroce:")
+
+
+def stats_marks(path, key):
+    """(workload, fields) of the first line starting with @key in each
+    SROCE-STATS block of a VM's stats dump (stats-?.txt), in order: the
+    state after "start" and after each workload."""
+    marks, name = [], None
     try:
         lines = open(path).read().splitlines()
     except OSError:
-        return {}
+        return []
     for line in lines:
         f = line.split()
         if line.startswith("SROCE-STATS-BEGIN"):
             name = f[1] if len(f) > 1 else None
-        elif line.startswith("link ") and name:
-            blocks.append((name, {f[i]: int(f[i + 1]) for i in range(2, len(f) - 1, 2)}))
+        elif f and f[0] == key and name:
+            marks.append((name, f))
             name = None
-    out = {}
-    for (_, prev), (n, cur) in zip(blocks, blocks[1:]):
-        out[n] = {k: v - prev.get(k, 0) for k, v in cur.items()}
-    return out
+    return marks
+
+
+def counter_deltas(path):
+    """Per-workload deltas of the responder's rdma counters (stats-b.txt):
+    "link sroce0/1 name value name value ..."."""
+    blocks = [(n, {f[i]: int(f[i + 1]) for i in range(2, len(f) - 1, 2)})
+              for n, f in stats_marks(path, "link")]
+    return {n: {k: v - prev.get(k, 0) for k, v in cur.items()}
+            for (_, prev), (n, cur) in zip(blocks, blocks[1:])}
+
+
+def cpu_deltas(path):
+    """Per-workload busy and total jiffies of a VM (its single vCPU), from
+    the /proc/stat line "cpu user nice system idle iowait irq softirq steal"."""
+    marks = []
+    for n, f in stats_marks(path, "cpu"):
+        v = [int(x) for x in f[1:9]]
+        marks.append((n, sum(v) - v[3] - (v[4] if len(v) > 4 else 0), sum(v)))
+    return {n: {"busy": b - pb, "total": t - pt}
+            for (_, pb, pt), (n, b, t) in zip(marks, marks[1:])}
 
 
 def check_counters(row, delta):
@@ -76,9 +101,13 @@ def load(outdir, resp):
                 bw[f[1]] = float(f[5])
     except OSError:
         pass
-    deltas = counter_deltas(os.path.join(d, "stats-b.txt")) if resp == "sroce" else {}
+    deltas = counter_deltas(os.path.join(d, "stats-b.txt")) if is_sroce(resp) else {}
+    cpu = cpu_deltas(os.path.join(d, "stats-b.txt"))
     for name, r in counts.items():
         r["bw_avg_MBps"] = bw.get(name)
+        if name in cpu:
+            r["resp_cpu_jiffies"] = cpu[name]["busy"]
+            r["resp_total_jiffies"] = cpu[name]["total"]
         if name in deltas:
             dl = deltas[name]
             r["counters"] = check_counters(r, dl)
@@ -110,6 +139,11 @@ def pool(rounds):
     ctr = [r["counters"] for r in rows if "counters" in r]
     if ctr:
         out["counters"] = next((c for c in ctr if c != "agree"), "agree")
+    # The responder VM's CPU time per request packet (USER_HZ = 100).
+    jif = sum(r.get("resp_cpu_jiffies", 0) for r in rows)
+    req_all = sum(r["request_packets"] for r in rows if "resp_cpu_jiffies" in r)
+    if req_all:
+        out["resp_cpu_us_per_req"] = round(jif * 10000 / req_all, 1)
     tot_b = sum(r.get("rx_batches", 0) for r in rows)
     if tot_b:
         out["avg_rx_batch"] = round(sum(r.get("rx_batch_packets", 0) for r in rows) / tot_b, 2)
@@ -170,7 +204,7 @@ def main():
               open(os.path.join(outdir, "results.json"), "w"), indent=1)
     hdr = ["workload", "responder", "req pkts", "AckReq", "ACKs", "NAKs", "RNR", "READ resp",
            "ATOMIC ACK", "dups", "ACKs/100 req", "BW MB/s (median)", "ACK ratio", "BW ratio", "invariants",
-           "sroce counters", "avg RX batch"]
+           "sroce counters", "avg RX batch", "resp CPU us/req pkt"]
     lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
     for n in names:
         base = (data.get("rxe") or {}).get(n)
@@ -193,7 +227,7 @@ def main():
                          f"{naks} | {row['rnr_naks']} | {row['read_resp_packets']} | {row['atomic_acks']} | "
                          f"{row['duplicate_requests']} | {row['acks_per_100_requests']} | {bw} | "
                          f"{ratio_ack} | {ratio_bw} | {inv} | {row.get('counters', '')} | "
-                         f"{row.get('avg_rx_batch', '')} |")
+                         f"{row.get('avg_rx_batch', '')} | {row.get('resp_cpu_us_per_req', '')} |")
     table = "\n".join(lines)
     # Checks that fail the run, each on every round: a broken invariant,
     # counters that disagree with the capture, a retransmission, or sroce
@@ -215,8 +249,8 @@ def main():
                     failures.append(f"{where}: counters: {row['counters']}")
                 if row["duplicate_requests"]:
                     failures.append(f"{where}: {row['duplicate_requests']} retransmitted requests")
-                if r == "sroce" and base and row["acks"] > base["acks"]:
-                    failures.append(f"{where}: sroce sent more ACKs ({row['acks']}) than rxe "
+                if is_sroce(r) and base and row["acks"] > base["acks"]:
+                    failures.append(f"{where}: {r} sent more ACKs ({row['acks']}) than rxe "
                                     f"({base['acks']})")
     failures = sorted(set(failures), key=failures.index)
     open(os.path.join(outdir, "table.md"), "w").write(table + "\n")

@@ -1557,20 +1557,48 @@ static void check_untouched(struct ctx *c, const char *what)
 		       what, c->buf_len);
 }
 
-/* Informational: the QP state as the provider reports it. */
-static void print_qp_state(struct ctx *c)
+static const char *qp_state_name(int state)
 {
 	static const char *const names[] = {
 		"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"
 	};
+
+	return state >= 0 && state < 7 ? names[state] : "?";
+}
+
+/* The QP state as the provider reports it; -1 (and errno) if the query fails. */
+static int query_qp_state(struct ctx *c)
+{
 	struct ibv_qp_init_attr ia;
 	struct ibv_qp_attr a;
 
 	if (ibv_query_qp(c->qp, &a, IBV_QP_STATE, &ia))
+		return -1;
+	return a.qp_state;
+}
+
+/* Informational: the QP state as the provider reports it. */
+static void print_qp_state(struct ctx *c)
+{
+	int state = query_qp_state(c);
+
+	if (state < 0)
 		printf("# ibv_query_qp: %s\n", strerror(errno));
 	else
-		printf("# local QP state now %s\n",
-		       (unsigned)a.qp_state < 7 ? names[a.qp_state] : "?");
+		printf("# local QP state now %s\n", qp_state_name(state));
+}
+
+/* The local QP must be in the error state now (after @what). */
+static void expect_qp_error(struct ctx *c, const char *what)
+{
+	int state = query_qp_state(c);
+
+	if (state < 0)
+		fail(ST_MODE, "ibv_query_qp: %s", strerror(errno));
+	else if (state != IBV_QPS_ERR)
+		fail(ST_MODE, "QP state %s after %s, expected ERR", qp_state_name(state), what);
+	else
+		printf("# QP in ERR after %s, as expected\n", what);
 }
 
 /* Post one signaled work request with a single SGE. */
@@ -1594,13 +1622,13 @@ static int post_one(struct ctx *c, enum ibv_wr_opcode op, uint64_t wr_id,
 	return post_send(c, ST_MODE, &wr);
 }
 
-/* Wait for the send completion of wr_id; its status must be want. */
-static void expect_status(struct ctx *c, const char *what, uint64_t wr_id,
-			  enum ibv_wc_status want)
+/* Wait for the next completion on @cq: wr_id and status must be as given. */
+static void expect_completion(struct ctx *c, struct ibv_cq *cq, const char *what,
+			      uint64_t wr_id, enum ibv_wc_status want)
 {
 	struct ibv_wc wc;
 
-	if (poll_one(c, c->scq, ST_MODE, what, &wc))
+	if (poll_one(c, cq, ST_MODE, what, &wc))
 		return;
 	if (wc.wr_id != wr_id)
 		fail(ST_MODE, "%s: completion of wr_id %" PRIu64 ", expected %" PRIu64,
@@ -1612,6 +1640,13 @@ static void expect_status(struct ctx *c, const char *what, uint64_t wr_id,
 	else
 		printf("# %s: completion status %s, as expected\n", what,
 		       ibv_wc_status_str(wc.status));
+}
+
+/* Wait for the send completion of wr_id; its status must be want. */
+static void expect_status(struct ctx *c, const char *what, uint64_t wr_id,
+			  enum ibv_wc_status want)
+{
+	expect_completion(c, c->scq, what, wr_id, want);
 }
 
 /*
@@ -2369,27 +2404,10 @@ static void hostile_client(struct ctx *c)
 		c->broken = true;
 }
 
-static void hostile_expect(struct ctx *c, uint64_t wr_id, enum ibv_wc_status want)
-{
-	struct ibv_wc wc;
-
-	if (poll_one(c, c->rcq, ST_MODE, "receive", &wc))
-		return;
-	if (wc.wr_id != wr_id || wc.status != want)
-		fail(ST_MODE, "receive completion wr_id 0x%" PRIx64 " status %s, expected 0x%"
-		     PRIx64 " %s", wc.wr_id, ibv_wc_status_str(wc.status), wr_id,
-		     ibv_wc_status_str(want));
-	else
-		printf("# receive 0x%" PRIx64 ": %s, as expected\n", wr_id,
-		       ibv_wc_status_str(want));
-}
-
 static void hostile_server(struct ctx *c)
 {
 	struct ibv_sge sge = { (uintptr_t)(c->buf + MODE_OFF), 64, c->mr->lkey };
 	struct ibv_send_wr wr, *bad = NULL;
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr qa;
 	uint64_t v[1] = { 0 };
 	struct seglist s[3];
 	unsigned hits;
@@ -2419,7 +2437,8 @@ static void hostile_server(struct ctx *c)
 		c->broken = true;
 		return;
 	}
-	hostile_expect(c, HOSTILE_WR, IBV_WC_SUCCESS);
+	expect_completion(c, c->rcq, "receive after the refused doorbell", HOSTILE_WR,
+			  IBV_WC_SUCCESS);
 	if (verify_region(c->buf, &s[0], seed_for(0x100 + M_HOSTILE, 0), 100, why, sizeof(why)))
 		fail(ST_MODE, "the SEND after the doorbell: %s", why);
 
@@ -2439,12 +2458,10 @@ static void hostile_server(struct ctx *c)
 		c->broken = true;
 		return;
 	}
-	hostile_expect(c, HOSTILE_WR + 1, IBV_WC_LOC_QP_OP_ERR);
-	hostile_expect(c, HOSTILE_WR + 2, IBV_WC_WR_FLUSH_ERR);
-	if (ibv_query_qp(c->qp, &qa, IBV_QP_STATE, &ia))
-		fail(ST_MODE, "ibv_query_qp: %s", strerror(errno));
-	else if (qa.qp_state != IBV_QPS_ERR)
-		fail(ST_MODE, "QP state %d after the bad WQE, expected ERR", qa.qp_state);
+	expect_completion(c, c->rcq, "the rewritten receive WQE", HOSTILE_WR + 1,
+			  IBV_WC_LOC_QP_OP_ERR);
+	expect_completion(c, c->rcq, "the receive behind it", HOSTILE_WR + 2, IBV_WC_WR_FLUSH_ERR);
+	expect_qp_error(c, "the bad WQE");
 	/* Only the first SEND's 100 bytes may have changed. */
 	fill_guard(c->buf, MODE_OFF, MODE_OFF + 100);
 	check_untouched(c, "after the rewritten WQE");
@@ -2561,15 +2578,8 @@ static int run_mode(struct ctx *c)
 		print_qp_state(c);
 	}
 	/* C9-121: the invalid request took the responder's QP to Error. */
-	if (r == 1 && c->server && c->mode == M_MISALIGNED_ATOMIC) {
-		struct ibv_qp_init_attr ia;
-		struct ibv_qp_attr a;
-
-		if (ibv_query_qp(c->qp, &a, IBV_QP_STATE, &ia))
-			fail(ST_MODE, "ibv_query_qp: %s", strerror(errno));
-		else if (a.qp_state != IBV_QPS_ERR)
-			fail(ST_MODE, "QP state %d after the NAK, expected ERR", a.qp_state);
-	}
+	if (r == 1 && c->server && c->mode == M_MISALIGNED_ATOMIC)
+		expect_qp_error(c, "the C9-121 Invalid Request NAK");
 	if (r == 1 && !c->server && c->mode == M_DESTROY_QP &&
 	    c->error_ms + 100 < peer[1])
 		fail(ST_MODE, "the error completion came %" PRIu64

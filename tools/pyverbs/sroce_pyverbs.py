@@ -84,6 +84,16 @@ def _alarm(_sig, _frame):
     raise Timeout(f"no event within {EVENT_TIMEOUT_S} s")
 
 
+def within_timeout(fn):
+    """fn(), a blocking wait for an event, bounded by EVENT_TIMEOUT_S."""
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(EVENT_TIMEOUT_S)
+    try:
+        return fn()
+    finally:
+        signal.alarm(0)
+
+
 class Channel:
     """JSON lines over TCP."""
 
@@ -373,10 +383,7 @@ class Server:
         expect(r.get("ok"), "the client could not connect")
 
     def wait_event(self):
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.alarm(EVENT_TIMEOUT_S)
-        self.s.chan.get_cq_event(self.s.cq)
-        signal.alarm(0)
+        within_timeout(lambda: self.s.chan.get_cq_event(self.s.cq))
         self.s.cq.ack_events(1)
 
     def check_recv(self, wc, wr_id, opcode, length, imm):
@@ -438,10 +445,7 @@ class Server:
         expect(s.srq.query().srq_limit == 6, "srq_limit not armed")
         for k in range(3):
             self.op(do="send", qp=1, len=100 + k, seed=40 + k, wr_id=k)
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.alarm(EVENT_TIMEOUT_S)
-        ev = s.ctx.get_async_event()
-        signal.alarm(0)
+        ev = within_timeout(s.ctx.get_async_event)
         etype = ev.event_type
         ev.ack()
         expect(etype == e.IBV_EVENT_SRQ_LIMIT_REACHED, f"async event {etype}, expected "

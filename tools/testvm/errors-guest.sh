@@ -47,11 +47,21 @@ delta() {
 	a=$(stat_in "after.$1" "$2")
 	echo $(( ${a:-0} - ${b:-0} ))
 }
+# The spec rule a mode's responses answer to, in front of its check names.
+label() {
+	case $1 in
+	rnr) echo "C9-113 $1" ;;
+	misaligned_atomic) echo "C9-121 $1" ;;
+	bad_rkey | oob_write | oob_read | mr_access) echo "C9-124 $1" ;;
+	hostile) echo "C9-125 $1" ;;
+	*) echo "$1" ;;
+	esac
+}
 # expect MODE NAME OP VALUE: check the change of one counter
 expect() {
 	d=$(delta "$1" "$2")
-	if test "$d" "$3" "$4"; then ok "$1: $2 delta $d ($3 $4)"
-	else bad "$1: $2 delta $d, expected $3 $4"; fi
+	if test "$d" "$3" "$4"; then ok "$(label "$1"): $2 delta $d ($3 $4)"
+	else bad "$(label "$1"): $2 delta $d, expected $3 $4"; fi
 }
 # All counters that changed, for the log.
 show_deltas() {
@@ -78,9 +88,9 @@ for m in $MODES; do
 	fi
 	snap "before.$m"
 	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")"; then
-		ok "$m: server side completed"
+		ok "$(label "$m"): server side completed"
 	else
-		bad "$m: server side failed"
+		bad "$(label "$m"): server side failed"
 	fi
 	snap "after.$m"
 	show_deltas "$m"
@@ -103,8 +113,8 @@ for m in $MODES; do
 		trace_off
 		grep sroce_response $TR/trace | sed 's/^/errors-test: trace: /'
 		n=$(grep -cE 'sroce_response: qpn=0x[0-9a-f]+ nak psn=0x[0-9a-f]+ msn=0 syndrome=0x61 rule=C9-121$' $TR/trace)
-		if [ "$n" = 1 ]; then ok "$m: one trace event for the NAK, rule C9-121"
-		else bad "$m: $n trace events 'nak ... syndrome=0x61 rule=C9-121', expected 1"; fi
+		if [ "$n" = 1 ]; then ok "$(label $m): one trace event for the NAK, rule C9-121"
+		else bad "$(label $m): $n trace events 'nak ... syndrome=0x61 rule=C9-121', expected 1"; fi
 		expect $m nak_invalid_req -eq 1
 		expect $m resp_qp_error -eq 1
 		expect $m resp_atomic_ack -eq 0

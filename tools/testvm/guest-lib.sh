@@ -67,5 +67,6 @@ load_provider() {
 dump_stats() {
 	echo "SROCE-STATS-BEGIN $1"
 	rdma statistic show link "$DEV/1" 2>/dev/null
+	head -n1 /proc/stat	# "cpu user nice system idle iowait irq softirq steal ..."
 	echo "SROCE-STATS-END $1"
 }

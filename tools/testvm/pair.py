@@ -22,11 +22,12 @@ import sys
 import time
 
 
-def qemu_cmd(kernel, initrd, fd, mac, log, guest_timeout, extra):
+def qemu_cmd(kernel, initrd, fd, mac, log, guest_timeout, extra, append=""):
     return [
         "qemu-system-x86_64", "-machine", "q35", "-cpu", "max", "-smp", "1", "-m", "1536",
         "-nographic", "-no-reboot", "-kernel", kernel, "-initrd", initrd,
-        "-append", f"console=ttyS0 panic=-1 oops=panic loglevel=5 sroce.timeout={guest_timeout} rcupdate.rcu_cpu_stall_timeout=300",
+        "-append", f"console=ttyS0 panic=-1 oops=panic loglevel=5 sroce_init.timeout={guest_timeout} "
+                   f"rcupdate.rcu_cpu_stall_timeout=300 {append}".rstrip(),
         "-serial", f"file:{log}", "-monitor", "none", "-display", "none",
         "-netdev", f"socket,id=n0,fd={fd}",
         "-device", f"virtio-net-pci,netdev=n0,mac={mac}",
@@ -42,6 +43,9 @@ def main():
     ap.add_argument("--log-b", required=True)
     ap.add_argument("--pcap")
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--append-b", default="",
+                    help="more kernel command line for VM B, e.g. sroce.ack_span_max=0 "
+                         "(modprobe hands module.param=value to the module it loads)")
     args = ap.parse_args()
 
     a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -59,7 +63,7 @@ def main():
             pass_fds=[a.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
         procs.append(subprocess.Popen(
             qemu_cmd(args.kernel, args.initrd_b, b.fileno(), "52:54:00:5e:00:0b", args.log_b,
-                     guest_timeout, []),
+                     guest_timeout, [], args.append_b),
             pass_fds=[b.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
         a.close()
         b.close()

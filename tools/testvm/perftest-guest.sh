@@ -8,10 +8,14 @@
 # options runs the RDMA traffic over the IPv6 RoCEv2 GIDs.  Each workload's
 # client result is printed as
 #	SROCE-WL <name> <bytes> <iterations> <BW average MB/s> <MsgRate Mpps>
-# and each side's rdma counters after it between SROCE-STATS markers.
+# and each side's rdma counters after it between SROCE-STATS markers;
+# sroce's module parameters as SROCE-PARAM <name>=<value> lines.
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11
+for p in /sys/module/sroce/parameters/*; do
+	[ -r "$p" ] && echo "SROCE-PARAM ${p##*/}=$(cat "$p")"
+done
 dump_stats start
 
 rc=0

@@ -4,6 +4,7 @@
 #
 #   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR [-k normal|debug]
 #                            [-f FILE]... [-s] [-t SECONDS] [-i INITRAMFS]
+#                            [-P "PARAM=VALUE..."]
 #
 #   -A/-B  scripts run as /sroce/run.sh in VM A (10.0.0.1) and VM B
 #          (10.0.0.2); /sroce/guest-lib.sh has the network/RDMA helpers
@@ -12,6 +13,8 @@
 #          /lib/modules, so `rdma link add ... type sroce` autoloads it
 #   -i     the base initramfs flavour (tools/testvm/mkinitramfs.sh;
 #          default full)
+#   -P     sroce module parameters for VM B (sroce.PARAM=VALUE on its
+#          kernel command line, which modprobe applies when it loads sroce)
 #
 # OUTDIR gets a.log, b.log (consoles) and link.pcap.  Fails if a guest
 # script fails, a VM does not finish, or either console shows an oops,
@@ -21,14 +24,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full
 files=()
-while getopts "A:B:o:k:f:st:i:" o; do
+append_b=
+while getopts "A:B:o:k:f:st:i:P:" o; do
 	case $o in
 	A) sa=$OPTARG ;; B) sb=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;;
 	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; t) tmo=$OPTARG ;; i) rootfs=$OPTARG ;;
-	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	P) for kv in $OPTARG; do
+		[[ $kv =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_,.-]+$ ]] ||
+			{ echo "run-pair: -P wants PARAM=VALUE, got '$kv'" >&2; exit 2; }
+		append_b+=" sroce.$kv"
+	   done ;;
+	*) sed -n '2,22p' "$0" >&2; exit 2 ;;
 	esac
 done
-[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,22p' "$0" >&2; exit 2; }
 mkdir -p "$out"
 kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
 base=$("$here/mkinitramfs.sh" "$rootfs" | tail -n1)
@@ -68,7 +77,7 @@ for attempt in 1 2; do
 	python3 "$here/pair.py" --kernel "$kdir/arch/x86/boot/bzImage" \
 		--initrd-a "$work/initrd-A.cpio.gz" --initrd-b "$work/initrd-B.cpio.gz" \
 		--log-a "$out/a.log" --log-b "$out/b.log" --pcap "$out/link.pcap" \
-		--timeout "$tmo" || rc=1
+		--timeout "$tmo" --append-b "${append_b# }" || rc=1
 	if [ $attempt = 1 ] && { early_report "$out/a.log" || early_report "$out/b.log"; }; then
 		echo "run-pair: kernel report during boot, before /init; booting the pair again" >&2
 		cp "$out/a.log" "$out/a.boot1.log"

@@ -69,7 +69,7 @@ guest_tmo=$((tmo > 60 ? tmo - 30 : tmo))
 # shellcheck disable=SC2086
 qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048 -nographic -no-reboot \
 	-kernel "$bz" -initrd "$work/initrd.cpio.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce.timeout=$guest_tmo rcupdate.rcu_cpu_stall_timeout=300" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 sroce_init.timeout=$guest_tmo rcupdate.rcu_cpu_stall_timeout=300" \
 	-serial "file:$log" -monitor none -display none -nic none $extra_qemu &
 qpid=$!
 timed_out=0

@@ -32,6 +32,7 @@ struct Bench {
     sroce_resp_params p{};
     p.pmtu = 1024;
     p.ack_coalesce_max = 16;
+    p.ack_span_max = 64;
     sroce_resp_init(&qp, &p, res, 16);
     sroce_resp_set_credits(&qp, 100);
     if (w == kDupSend) {  // complete 64 SENDs, then replay them forever

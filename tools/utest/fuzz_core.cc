@@ -44,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.epsn = in.U32();
   p.pmtu = in.U32();
   p.ack_coalesce_max = in.U8();
+  p.ack_span_max = in.U8();
   p.srq = in.U8() & 1;
   p.min_rnr_timer = in.U8();
   p.read_msn_at_first = in.U8() & 1;

@@ -25,6 +25,7 @@
 namespace {
 
 constexpr uint32_t kPmtu = 256;
+constexpr uint32_t kRdAtomic = 8;  // the responder's max_dest_rd_atomic
 
 struct Pkt {
   sroce_req req;
@@ -39,6 +40,7 @@ struct Config {
   double rnr;       // a WQE-consuming request finds no receive WQE
   bool lazy_pull;   // TX drains only at batch end (exercises the queue)
   uint32_t coalesce_max;
+  uint32_t span_max = 0;  // 0: no ack_span_max limit
 };
 
 class Stream {
@@ -48,8 +50,9 @@ class Stream {
     p.epsn = initial_psn_ = rng_() & SROCE_PSN_MASK;
     p.pmtu = kPmtu;
     p.ack_coalesce_max = cfg.coalesce_max;
+    p.ack_span_max = cfg.span_max;
     p.min_rnr_timer = 1;
-    sroce_resp_init(&qp_, &p, res_, 8);
+    sroce_resp_init(&qp_, &p, res_, kRdAtomic);
     sroce_resp_set_credits(&qp_, 1000);
     next_psn_ = acked_ = cur_ = initial_psn_;
   }
@@ -97,9 +100,24 @@ class Stream {
     next_psn_ = sroce_psn_add(next_psn_, npkts);
   }
 
+  // READ/ATOMIC requests sent and not yet acknowledged.
+  uint32_t RdAtomicOutstanding() const {
+    uint32_t n = 0;
+    for (uint32_t psn = acked_; psn != next_psn_; psn = sroce_psn_add(psn, 1)) {
+      auto it = log_.find(psn);
+      if (it == log_.end()) continue;
+      uint8_t op = it->second.req.opcode;
+      n += op == SROCE_OP_READ_REQUEST || op == SROCE_OP_CMP_SWAP || op == SROCE_OP_FETCH_ADD;
+    }
+    return n;
+  }
+
   void NewMessage() {
     messages_++;
-    switch (Rand(4)) {
+    // Like a real requester, never more READ/ATOMICs outstanding than the
+    // responder has resources for (its answer would be C9-121).
+    uint32_t kinds = RdAtomicOutstanding() < kRdAtomic ? 4 : 2;
+    switch (Rand(kinds)) {
       case 0:
       case 1: {  // SEND or WRITE of 1..3 packets, AckReq on the last
         bool send = Rand(2);
@@ -303,7 +321,7 @@ class Stream {
   std::mt19937 rng_;
   Config cfg_;
   sroce_resp_qp qp_{};
-  sroce_rd_res res_[8]{};
+  sroce_rd_res res_[kRdAtomic]{};
   std::map<uint32_t, Pkt> log_;
   std::deque<Pkt> wire_;
   std::vector<sroce_resp_desc> sent_;
@@ -343,6 +361,8 @@ const StreamParam kStreams[] = {
     {"heavy_everything_lazy", {0.15, 0.1, 0.2, 0.1, 0.05, true, 4}},
     {"rnr", {0, 0, 0, 0, 0.2, false, 16}},
     {"stock_policy", {0.05, 0.05, 0.05, 0.05, 0.02, false, 1}},
+    {"loss_dup_reorder_span8", {0.05, 0.05, 0.1, 0, 0, false, 16, 8}},
+    {"heavy_everything_span3", {0.15, 0.1, 0.2, 0.1, 0.05, true, 16, 3}},
 };
 
 INSTANTIATE_TEST_SUITE_P(Random, StreamTest, ::testing::ValuesIn(kStreams),

@@ -4,8 +4,11 @@
 //
 // An ACK is "owed" once a new request with AckReq completes, or a
 // duplicate SEND/WRITE arrives (C9-105).  An owed ACK goes out:
-//   - at once, when no RX batch is open, or when it already covers
-//     ack_coalesce_max AckReq'd requests;
+//   - at once, when no RX batch is open, when it already covers
+//     ack_coalesce_max AckReq'd requests, or when it newly acknowledges
+//     ack_span_max PSNs or more: a requester's window of unacknowledged
+//     PSNs is finite (stock rxe stops at 128), and holding an ACK that
+//     large to the end of the batch would stall it;
 //   - otherwise at the end of the RX batch that made it owed.
 // It is dropped as "covered" when a newer response is queued whose PSN
 // implicitly acknowledges the same requests: a READ response First, an
@@ -20,8 +23,9 @@ namespace sroce {
 
 class AckPolicy {
  public:
-  void Reset(uint32_t coalesce_max) {
+  void Reset(uint32_t coalesce_max, uint32_t span_max) {
     max_ = coalesce_max ? coalesce_max : 1;
+    span_max_ = span_max;
     ackreqs_ = 0;
     dups_ = 0;
     in_batch_ = false;
@@ -30,11 +34,12 @@ class AckPolicy {
   // Requests (AckReq'd or duplicate) one ACK will answer.
   uint32_t Covered() const { return ackreqs_ + dups_; }
 
-  // Should be called after a new request with AckReq completed.
-  // Returns true when the ACK must be queued now.
-  bool OnAckReqCompleted() {
+  // Should be called after a new request with AckReq completed; the ACK
+  // would acknowledge @span PSNs that no earlier response did.  Returns
+  // true when the ACK must be queued now.
+  bool OnAckReqCompleted(uint32_t span) {
     ackreqs_++;
-    return !in_batch_ || ackreqs_ >= max_;
+    return !in_batch_ || ackreqs_ >= max_ || (span_max_ && span >= span_max_);
   }
   // Should be called after a duplicate SEND/WRITE: one ACK per burst.
   bool OnDuplicate() {
@@ -59,6 +64,7 @@ class AckPolicy {
 
  private:
   uint32_t max_;
+  uint32_t span_max_;
   uint32_t ackreqs_;
   uint32_t dups_;
   bool in_batch_;

@@ -58,6 +58,7 @@ void Responder::Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nre
   // Nothing completed yet: a duplicate is answered with the PSN just
   // before the first expected one (stock rxe sends 0xFFFFFF here, F5).
   done_psn_ = sroce_psn_add(epsn_, SROCE_PSN_MASK);
+  acked_psn_ = done_psn_;
   credits_ = 0;
   last_ack_psn_ = 0;
   last_ack_msn_ = 0;
@@ -72,7 +73,7 @@ void Responder::Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nre
   read_pulled_psn_ = 0;
   exec_req_ = sroce_req{};
   exec_op_ = nullptr;
-  policy_.Reset(p.ack_coalesce_max);
+  policy_.Reset(p.ack_coalesce_max, p.ack_span_max);
   queue_.Reset();
 }
 
@@ -108,6 +109,7 @@ void Responder::QueueSimple(Item item, uint8_t syndrome, uint32_t psn, uint8_t r
 void Responder::QueueAck(uint8_t rule) {
   uint8_t credits = AckCredits();
   stats_.acks_coalesced += policy_.Clear(true);
+  acked_psn_ = done_psn_;
   QueueSimple(Item::kAck, AckSyndrome(credits), done_psn_, rule);
   last_ack_psn_ = done_psn_;
   last_ack_msn_ = msn_;
@@ -117,7 +119,10 @@ void Responder::QueueAck(uint8_t rule) {
 
 // A response for a newer PSN is being queued: it acknowledges everything
 // the owed ACK would have (9.7.5.1.2), so that ACK is coalesced away.
-void Responder::CoverOwedAck() { stats_.acks_coalesced += policy_.Clear(false); }
+void Responder::CoverOwedAck() {
+  stats_.acks_coalesced += policy_.Clear(false);
+  acked_psn_ = done_psn_;
+}
 
 uint32_t Responder::ReadPackets(uint32_t len) const {
   // A zero-length READ still gets one (Only) response packet.
@@ -432,7 +437,7 @@ inline Ret Responder::SendWriteDone(const OpInfo& op) {
   in_msg_ = op.after;
   if (!exec_req_.ackreq) return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_116);
   // C9-116: scheduled now, or at the end of this RX batch.
-  if (policy_.OnAckReqCompleted()) {
+  if (policy_.OnAckReqCompleted(static_cast<uint32_t>(sroce_psn_diff(psn, acked_psn_)))) {
     QueueAck(SROCE_RULE_C9_95);
     return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_95);
   }

@@ -90,6 +90,7 @@ class Responder {
   uint32_t epsn_;        // expected PSN
   uint32_t msn_;         // C9-149
   uint32_t done_psn_;    // last PSN of the most recently completed new request
+  uint32_t acked_psn_;   // done_psn_ as of the last response that acknowledged it
   uint32_t credits_;     // posted receive WQEs (non-SRQ)
   uint32_t last_ack_psn_;  // most recent positive ACK, for unsolicited ACKs
   uint32_t last_ack_msn_;

@@ -136,9 +136,12 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 		init->cap.max_recv_wr = num;
 	}
 
-	err = sroce_resp_create(qp);
+	err = sroce_tx_qp_init(qp);
 	if (err)
 		goto err_rq;
+	err = sroce_resp_create(qp);
+	if (err)
+		goto err_tx;
 	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 	if (err)
 		goto err_resp;
@@ -149,6 +152,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 
 err_resp:
 	sroce_resp_destroy(qp);
+err_tx:
+	sroce_tx_qp_cleanup(qp);
 err_rq:
 	if (!qp->srq)
 		sroce_queue_cleanup(&qp->rq);
@@ -170,6 +175,7 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->released);
 	sroce_resp_destroy(qp);
+	sroce_tx_qp_cleanup(qp);
 	if (!qp->srq)
 		sroce_queue_cleanup(&qp->rq);
 	sroce_queue_cleanup(&qp->sq);
@@ -262,8 +268,10 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access_flags = attr->qp_access_flags;
-	if (mask & IB_QP_AV)
+	if (mask & IB_QP_AV) {
 		qp->av = *av;
+		dst_cache_reset(&qp->dst_cache);
+	}
 	if (mask & IB_QP_PATH_MTU)
 		qp->path_mtu = ib_mtu_enum_to_int(attr->path_mtu);
 	if (mask & IB_QP_DEST_QPN)

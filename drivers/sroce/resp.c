@@ -37,6 +37,8 @@ MODULE_PARM_DESC(ack_span_max,
 		 "PSNs an owed ACK may newly cover before it goes out mid-batch (0: no limit)");
 
 #define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the worker */
+/* Requests one run of the worker takes: bounds the time it keeps BHs off. */
+#define SROCE_RESP_BATCH_MAX 64
 
 struct workqueue_struct *sroce_wq;
 
@@ -206,16 +208,14 @@ static int sroce_place_recv(struct sroce_qp *qp, const u8 *data, u32 len)
 	return len ? SROCE_EXEC_INVALID : SROCE_EXEC_OK;
 }
 
-static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb)
+/* @xf: the core's enum sroce_exec_flags for the request. */
+static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *resp = &qp->resp;
-	bool first = pkt->opcode == SROCE_OP_SEND_FIRST || pkt->opcode == SROCE_OP_SEND_ONLY ||
-		     pkt->opcode == SROCE_OP_SEND_ONLY_IMM || pkt->opcode == SROCE_OP_SEND_ONLY_INV;
-	bool last = pkt->opcode != SROCE_OP_SEND_FIRST && pkt->opcode != SROCE_OP_SEND_MIDDLE;
 	int err;
 
-	if (first) {
+	if (xf & SROCE_XF_WQE) {
 		err = sroce_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
@@ -232,25 +232,23 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_release_wqe(qp);
 		return err;
 	}
-	if (last) {
+	if (xf & SROCE_XF_LAST) {
 		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
 		sroce_release_wqe(qp);
 	}
 	return SROCE_EXEC_OK;
 }
 
-static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb)
+/* @xf as for sroce_exec_send(); a WRITE that takes a WQE carries an immediate. */
+static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *resp = &qp->resp;
-	u8 op = pkt->opcode;
-	bool first = op == SROCE_OP_WRITE_FIRST || op == SROCE_OP_WRITE_ONLY ||
-		     op == SROCE_OP_WRITE_ONLY_IMM;
-	bool imm = op == SROCE_OP_WRITE_LAST_IMM || op == SROCE_OP_WRITE_ONLY_IMM;
+	bool imm = xf & SROCE_XF_WQE;
 	struct sroce_mr *mr;
 	int err;
 
-	if (first) {
+	if (xf & SROCE_XF_FIRST) {
 		if (!(qp->access_flags & IB_ACCESS_REMOTE_WRITE))
 			return SROCE_EXEC_REM_ACCESS;
 		/* The whole RETH range, before any byte is placed (C9-124). */
@@ -338,25 +336,18 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 	return err ? SROCE_EXEC_REM_ACCESS : SROCE_EXEC_OK;
 }
 
-static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig)
+/* Carry out what the core asked for in @xf (enum sroce_exec_flags). */
+static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *orig)
 {
-	u8 op = sroce_pkt(skb)->opcode;
-
-	switch (op) {
-	case SROCE_OP_SEND_FIRST ... SROCE_OP_SEND_ONLY_IMM:
-	case SROCE_OP_SEND_LAST_INV:
-	case SROCE_OP_SEND_ONLY_INV:
-		return sroce_exec_send(qp, skb);
-	case SROCE_OP_WRITE_FIRST ... SROCE_OP_WRITE_ONLY_IMM:
-		return sroce_exec_write(qp, skb);
-	case SROCE_OP_READ_REQUEST:
+	if (xf & SROCE_XF_SEND)
+		return sroce_exec_send(qp, skb, xf);
+	if (xf & SROCE_XF_WRITE)
+		return sroce_exec_write(qp, skb, xf);
+	if (xf & SROCE_XF_READ)
 		return sroce_exec_read(qp, skb);
-	case SROCE_OP_CMP_SWAP:
-	case SROCE_OP_FETCH_ADD:
+	if (xf & SROCE_XF_ATOMIC)
 		return sroce_exec_atomic(qp, skb, orig);
-	default:
-		return SROCE_EXEC_INVALID;	/* the core never asks for these */
-	}
+	return SROCE_EXEC_INVALID;	/* the core never asks for anything else */
 }
 
 /*
@@ -464,7 +455,7 @@ static void sroce_resp_one(struct sroce_qp *qp, struct sk_buff *skb)
 	req.verdict = sroce_resp_classify(&resp->core, req.psn);
 	ret = sroce_resp_rx(&resp->core, &req);
 	if (ret.action == SROCE_ACT_EXECUTE) {
-		ex.status = sroce_execute(qp, skb, &ex.atomic_orig);
+		ex.status = sroce_execute(qp, skb, ret.exec, &ex.atomic_orig);
 		ret = sroce_resp_executed(&resp->core, &ex);
 	}
 	if (ret.action == SROCE_ACT_DROP)
@@ -488,18 +479,24 @@ static void sroce_resp_account(struct sroce_qp *qp)
 	}
 }
 
-/* One RX batch: every request queued so far. */
+/* One RX batch: the requests queued so far, up to SROCE_RESP_BATCH_MAX. */
 static void sroce_resp_work(struct work_struct *work)
 {
 	struct sroce_resp *resp = container_of(work, struct sroce_resp, work);
 	struct sroce_qp *qp = container_of(resp, struct sroce_qp, resp);
 	struct sk_buff_head batch;
 	struct sk_buff *skb;
+	bool more;
 
 	__skb_queue_head_init(&batch);
 	spin_lock_bh(&resp->rxq.lock);
-	skb_queue_splice_init(&resp->rxq, &batch);
+	while (skb_queue_len(&batch) < SROCE_RESP_BATCH_MAX && (skb = __skb_dequeue(&resp->rxq)))
+		__skb_queue_tail(&batch, skb);
+	more = !skb_queue_empty(&resp->rxq);
 	spin_unlock_bh(&resp->rxq.lock);
+	/* The rest is the next batch (its enqueue found this run pending). */
+	if (more)
+		queue_work(sroce_wq, &resp->work);
 
 	if (skb_queue_empty(&batch))
 		return;

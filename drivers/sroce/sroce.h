@@ -17,6 +17,7 @@
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
 
@@ -228,6 +229,7 @@ struct sroce_qp {
 	u8 rnr_retry;
 	u32 max_rd_atomic;
 	u32 max_dest_rd_atomic;
+	struct dst_cache dst_cache;	/* the route of av, for responses */
 	struct sroce_resp resp;
 	refcount_t refs;		/* lookups from the receive path */
 	struct completion released;
@@ -373,6 +375,8 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
 u32 sroce_icrc(struct sk_buff *skb, unsigned int bth_off, unsigned int len);
 
 /* tx.c: build and send one response; @payload may be NULL when len is 0 */
+int sroce_tx_qp_init(struct sroce_qp *qp);
+void sroce_tx_qp_cleanup(struct sroce_qp *qp);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      const void *payload, u32 len);
 

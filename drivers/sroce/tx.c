@@ -5,13 +5,15 @@
  * built as stock rdma_rxe builds it (rxe_net.c): IPv4 or IPv6 + UDP with
  * a zero checksum + BTH [+ AETH] [+ AtomicAckETH] + payload + pad + ICRC,
  * routed in init_net pinned to the device's netdev and sent through the
- * IP stack, which adds the link-layer header.
+ * IP stack, which adds the link-layer header.  Each QP caches its route
+ * (struct dst_cache, as tunnels do); modify_qp with a new AV resets it.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <asm/unaligned.h>
+#include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -27,8 +29,12 @@
 #define SROCE_AETH_MSN_MASK 0x00ffffff
 #define SROCE_AETH_SYNDROME_SHIFT 24
 
-static struct dst_entry *sroce_route4(struct net *net, struct net_device *ndev,
-				      const struct sroce_av *av)
+/*
+ * The QP's route to av->daddr from av->saddr: from its cache, else looked
+ * up and cached.  BHs are off: the cache is per CPU.
+ */
+static struct dst_entry *sroce_route4(struct sroce_qp *qp, struct net *net,
+				      struct net_device *ndev, const struct sroce_av *av)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = ndev->ifindex,
@@ -37,16 +43,23 @@ static struct dst_entry *sroce_route4(struct net *net, struct net_device *ndev,
 		.daddr = av->daddr.in4.sin_addr.s_addr,
 	};
 	struct rtable *rt;
+	__be32 saddr;
 
+	rt = dst_cache_get_ip4(&qp->dst_cache, &saddr);
+	if (rt && saddr == fl4.saddr)
+		return &rt->dst;
+	if (rt)
+		ip_rt_put(rt);
 	rt = ip_route_output_key(net, &fl4);
 	if (IS_ERR(rt))
 		return ERR_CAST(rt);
+	dst_cache_set_ip4(&qp->dst_cache, &rt->dst, fl4.saddr);
 	return &rt->dst;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-static struct dst_entry *sroce_route6(struct sock *sk, struct net_device *ndev,
-				      const struct sroce_av *av)
+static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
+				      struct net_device *ndev, const struct sroce_av *av)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = ndev->ifindex,
@@ -54,16 +67,49 @@ static struct dst_entry *sroce_route6(struct sock *sk, struct net_device *ndev,
 		.saddr = av->saddr.in6.sin6_addr,
 		.daddr = av->daddr.in6.sin6_addr,
 	};
+	struct dst_entry *dst;
+	struct in6_addr saddr;
 
-	return ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
+	if (dst && ipv6_addr_equal(&saddr, &fl6.saddr))
+		return dst;
+	dst_release(dst);
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+	if (!IS_ERR(dst))
+		dst_cache_set_ip6(&qp->dst_cache, dst, &fl6.saddr);
+	return dst;
 }
 #else
-static struct dst_entry *sroce_route6(struct sock *sk, struct net_device *ndev,
-				      const struct sroce_av *av)
+static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
+				      struct net_device *ndev, const struct sroce_av *av)
 {
 	return ERR_PTR(-EAFNOSUPPORT);
 }
 #endif
+
+static struct dst_entry *sroce_route(struct sroce_qp *qp, struct sock *sk,
+				     struct net_device *ndev, const struct sroce_av *av)
+{
+	struct dst_entry *dst;
+
+	local_bh_disable();
+	if (av->network_type == RDMA_NETWORK_IPV6)
+		dst = sroce_route6(qp, sk, ndev, av);
+	else
+		dst = sroce_route4(qp, sock_net(sk), ndev, av);
+	local_bh_enable();
+	return dst;
+}
+
+int sroce_tx_qp_init(struct sroce_qp *qp)
+{
+	return dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+}
+
+void sroce_tx_qp_cleanup(struct sroce_qp *qp)
+{
+	dst_cache_destroy(&qp->dst_cache);
+}
 
 static void sroce_push_udp(struct sk_buff *skb, const struct sroce_av *av)
 {
@@ -172,7 +218,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	}
 	net = sock_net(sock->sk);
 
-	dst = ipv6 ? sroce_route6(sock->sk, ndev, &av) : sroce_route4(net, ndev, &av);
+	dst = sroce_route(qp, sock->sk, ndev, &av);
 	if (IS_ERR(dst)) {
 		err = PTR_ERR(dst);
 		goto err_count;

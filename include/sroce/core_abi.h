@@ -48,6 +48,20 @@ enum sroce_action {
 	SROCE_ACT_COUNT = 4,
 };
 
+/*
+ * What an EXECUTE asks of the caller (sroce_resp_ret.exec): one class bit
+ * and the message facts of the opcode, from the core's opcode table.
+ */
+enum sroce_exec_flags {
+	SROCE_XF_SEND = 0x01,	/* place the payload in the receive WQE */
+	SROCE_XF_WRITE = 0x02,	/* place the payload at the RETH address */
+	SROCE_XF_READ = 0x04,	/* check the RETH range; data goes per response */
+	SROCE_XF_ATOMIC = 0x08,	/* execute the AtomicETH operation */
+	SROCE_XF_FIRST = 0x10,	/* starts a message: First or Only */
+	SROCE_XF_LAST = 0x20,	/* ends a message: Last or Only */
+	SROCE_XF_WQE = 0x40,	/* takes a receive WQE: SEND First/Only, WRITE with immediate */
+};
+
 /* Why a request (or the rest of a response) was dropped. */
 enum sroce_drop_reason {
 	SROCE_DROP_NONE = 0,
@@ -185,7 +199,7 @@ struct sroce_resp_ret {
 	uint8_t action;		/* enum sroce_action */
 	uint8_t reason;		/* enum sroce_drop_reason when DROP */
 	uint8_t rule;		/* enum sroce_rule behind the decision */
-	uint8_t pad;
+	uint8_t exec;		/* enum sroce_exec_flags when EXECUTE, else 0 */
 };
 
 /* Counters kept by the core, per QP. */

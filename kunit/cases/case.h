@@ -46,6 +46,7 @@ struct sroce_step {
 	uint8_t opcode;
 	uint8_t ackreq;
 	uint8_t verdict1;	/* 0: the core's own verdict, else verdict + 1 */
+	uint8_t exec1;		/* 0: not checked, else 0x80 | sroce_exec_flags */
 	uint32_t psn;
 	uint32_t len;		/* payload length */
 	uint32_t dma_len;	/* RETH length */
@@ -159,6 +160,15 @@ SROCE_EXTERN_C_END
 #define ACKREQ .ackreq = 1
 #define LEN(n) .len = (n)
 #define DMA(va_, rkey_, len_) .va = (va_), .rkey = (rkey_), .dma_len = (len_)
+/* An EXECUTE with these enum sroce_exec_flags (SROCE_XF_ without the prefix). */
+#define XF(f) .action = SROCE_ACT_EXECUTE, .exec1 = 0x80 | (f)
+#define X_SEND SROCE_XF_SEND
+#define X_WRITE SROCE_XF_WRITE
+#define X_READ SROCE_XF_READ
+#define X_ATOMIC SROCE_XF_ATOMIC
+#define X_FIRST SROCE_XF_FIRST
+#define X_LAST SROCE_XF_LAST
+#define X_WQE SROCE_XF_WQE
 #define VERDICT(v) .verdict1 = (v) + 1
 #define ACT(a) .action = SROCE_ACT_##a
 #define DROPPED(r) .action = SROCE_ACT_DROP, .reason = SROCE_DROP_##r

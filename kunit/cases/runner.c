@@ -78,6 +78,11 @@ void sroce_case_run(const struct sroce_case *c, struct sroce_case_ws *ws,
 			CHECK("action", s->action, ret.action);
 			if (s->action == SROCE_ACT_DROP)
 				CHECK("drop reason", s->reason, ret.reason);
+			/* Execute flags come with an EXECUTE and nothing else. */
+			if (s->exec1)
+				CHECK("exec flags", s->exec1 & 0x7f, ret.exec);
+			else if (ret.action != SROCE_ACT_EXECUTE)
+				CHECK("exec flags", 0, ret.exec);
 		}
 		/* Every response the step made, and nothing more. */
 		while (got < limit && sroce_resp_pull(&ws->qp, &d)) {

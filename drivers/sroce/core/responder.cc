@@ -22,6 +22,31 @@ Ret Make(uint8_t action, uint8_t rule) {
   return r;
 }
 
+// An EXECUTE of a request with this opcode (classes of kOpTable only).
+Ret Execute(const OpInfo& op) {
+  Ret r = Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
+  switch (op.cls) {
+    case OpClass::kSend:
+      r.exec = SROCE_XF_SEND;
+      break;
+    case OpClass::kWrite:
+      r.exec = SROCE_XF_WRITE;
+      break;
+    case OpClass::kRead:
+      r.exec = SROCE_XF_READ;
+      break;
+    case OpClass::kAtomic:
+      r.exec = SROCE_XF_ATOMIC;
+      break;
+    case OpClass::kReserved:
+    case OpClass::kNotForResponder:
+      break;
+  }
+  r.exec |= (op.first ? SROCE_XF_FIRST : 0) | (op.last ? SROCE_XF_LAST : 0) |
+            (op.needs_wqe ? SROCE_XF_WQE : 0);
+  return r;
+}
+
 uint8_t NakCodeFor(uint8_t status) {
   switch (status) {
     case SROCE_EXEC_REM_ACCESS:
@@ -175,7 +200,7 @@ Ret Responder::Rx(const sroce_req& req) {
     exec_req_.psn = req.psn;
     exec_req_.ackreq = req.ackreq;
     exec_op_ = &op;
-    return Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
+    return Execute(op);
   }
   return RxChecked(req, op);
 }
@@ -225,7 +250,7 @@ Ret Responder::NewRequest(const sroce_req& req, const OpInfo& op) {
     exec_req_.ackreq = req.ackreq;
   }
   exec_op_ = &op;
-  return Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
+  return Execute(op);
 }
 
 // C9-103: nothing here moves epsn_.

@@ -47,6 +47,7 @@ stage guards tools/check-guards.sh
 stage style make -s style KDIR="$(tools/testvm/build-kernel.sh normal 2>/dev/null | tail -n1)"
 stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
+stage integrity-paged tools/testvm/integrity-test.sh debug sroce paged
 stage errors tools/testvm/errors-test.sh debug
 stage pyverbs tools/testvm/pyverbs-test.sh debug
 stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \

@@ -186,8 +186,8 @@ void sroce_mr_put(struct sroce_mr *mr)
 		complete(&mr->released);
 }
 
-/* Copy @len bytes between @buf and the MR at @iova: into the MR if @to_mr. */
-int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
+/* Copy @len bytes of the MR at @iova to @buf. */
+int sroce_mr_read(struct sroce_mr *mr, u64 iova, void *buf, u32 len)
 {
 	u64 off;
 
@@ -200,17 +200,41 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
 		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
 
-		if (to_mr)
-			memcpy(va + pgoff, buf, n);
-		else
-			memcpy(buf, va + pgoff, n);
+		memcpy(buf, va + pgoff, n);
 		kunmap_local(va);
-
 		buf += n;
 		off += n;
 		len -= n;
 	}
 	return 0;
+}
+
+/*
+ * Copy @len bytes of @skb, from @skb_off (relative to skb->data; the
+ * bytes may be in its frags), into the MR at @iova.
+ */
+int sroce_mr_write_skb(struct sroce_mr *mr, u64 iova, const struct sk_buff *skb,
+		       unsigned int skb_off, u32 len)
+{
+	u64 off;
+	int err = 0;
+
+	if (!sroce_mr_covers(mr, iova, len))
+		return -EFAULT;
+
+	off = sroce_mr_offset(mr, iova);
+	while (len && !err) {
+		unsigned int pgoff = off & ~PAGE_MASK;
+		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
+		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+
+		err = skb_copy_bits(skb, skb_off, va + pgoff, n);
+		kunmap_local(va);
+		skb_off += n;
+		off += n;
+		len -= n;
+	}
+	return err;
 }
 
 /*

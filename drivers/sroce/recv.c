@@ -137,7 +137,9 @@ static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
  * @skb: the datagram, skb->data at its UDP header; consumed
  *
  * A valid request goes to the responder with a QP reference in
- * sroce_pkt(skb)->qp and skb->data at the BTH; anything else is dropped
+ * sroce_pkt(skb)->qp and skb->data at the BTH, its headers in the linear
+ * area and its payload wherever the NIC put it (the responder copies it
+ * out with skb_copy_bits(), never linearizing); anything else is dropped
  * and counted under its reason.
  */
 void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
@@ -236,6 +238,8 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 
 	sroce_parse(skb, info, pad);
 	sroce_pkt(skb)->qp = qp;
+	if (skb_is_nonlinear(skb))
+		sroce_count(sdev, SROCE_CNT_RX_PAGED);
 	sroce_resp_enqueue(qp, skb);
 	return;
 

@@ -173,8 +173,9 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 	return SROCE_EXEC_OK;
 }
 
-/* Copy @len bytes of @data into the receive WQE at the current offset. */
-static int sroce_place_recv(struct sroce_qp *qp, const u8 *data, u32 len)
+/* Copy @len bytes of @skb from @data_off into the receive WQE at the current offset. */
+static int sroce_place_recv(struct sroce_qp *qp, const struct sk_buff *skb,
+			    unsigned int data_off, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
 	u32 off = resp->recv_offset, i;
@@ -195,12 +196,12 @@ static int sroce_place_recv(struct sroce_qp *qp, const u8 *data, u32 len)
 				  sge->addr + off, n);
 		if (!mr)
 			return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
-		if (sroce_mr_copy(mr, sge->addr + off, (void *)data, n, true)) {
+		if (sroce_mr_write_skb(mr, sge->addr + off, skb, data_off, n)) {
 			sroce_mr_put(mr);
 			return SROCE_EXEC_REM_OP;
 		}
 		sroce_mr_put(mr);
-		data += n;
+		data_off += n;
 		len -= n;
 		resp->recv_offset += n;
 		off = 0;
@@ -223,7 +224,7 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	} else if (!resp->have_wqe) {
 		return SROCE_EXEC_INVALID;
 	}
-	err = sroce_place_recv(qp, skb->data + pkt->payload_off, pkt->payload_len);
+	err = sroce_place_recv(qp, skb, pkt->payload_off, pkt->payload_len);
 	if (err != SROCE_EXEC_OK) {
 		enum ib_wc_status st = err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
 						 IB_WC_LOC_PROT_ERR;
@@ -277,8 +278,8 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 				  resp->write_va, pkt->payload_len);
 		if (!mr)
 			return SROCE_EXEC_REM_ACCESS;		/* C9-124 */
-		err = sroce_mr_copy(mr, resp->write_va, skb->data + pkt->payload_off,
-				    pkt->payload_len, true);
+		err = sroce_mr_write_skb(mr, resp->write_va, skb, pkt->payload_off,
+					 pkt->payload_len);
 		sroce_mr_put(mr);
 		if (err)
 			return SROCE_EXEC_REM_ACCESS;
@@ -391,20 +392,25 @@ static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
-/* One READ response packet's data, read from memory now. */
-static int sroce_read_data(struct sroce_qp *qp, const struct sroce_resp_desc *d)
+/*
+ * One READ response packet, its data read from memory now, straight into
+ * the packet.  C9-100: data that can no longer be read makes it a NAK.
+ */
+static void sroce_send_read_response(struct sroce_qp *qp, const struct sroce_resp_desc *d)
 {
-	struct sroce_mr *mr;
-	int err;
+	struct sroce_mr *mr = NULL;
 
-	if (!d->length)
-		return 0;
-	mr = sroce_mr_get(qp->sdev, qp->pd, d->rkey, IB_ACCESS_REMOTE_READ, d->va, d->length);
-	if (!mr)
-		return -EACCES;
-	err = sroce_mr_copy(mr, d->va, qp->resp.bounce, d->length, false);
-	sroce_mr_put(mr);
-	return err;
+	if (d->length) {
+		mr = sroce_mr_get(qp->sdev, qp->pd, d->rkey, IB_ACCESS_REMOTE_READ, d->va,
+				  d->length);
+		if (!mr) {
+			sroce_resp_read_failed(&qp->resp.core, SROCE_EXEC_REM_ACCESS);
+			return;
+		}
+	}
+	sroce_tx_response(qp, d, mr);
+	if (mr)
+		sroce_mr_put(mr);
 }
 
 /* Send every response the core has queued, in its order. */
@@ -420,17 +426,13 @@ static void sroce_resp_drain(struct sroce_qp *qp)
 		case SROCE_RESP_READ_MIDDLE:
 		case SROCE_RESP_READ_LAST:
 		case SROCE_RESP_READ_ONLY:
-			/* C9-100: a packet whose data cannot be read becomes a NAK. */
-			if (sroce_read_data(qp, &d))
-				sroce_resp_read_failed(&resp->core, SROCE_EXEC_REM_ACCESS);
-			else
-				sroce_tx_response(qp, &d, resp->bounce, d.length);
+			sroce_send_read_response(qp, &d);
 			break;
 		case SROCE_RESP_QP_ERROR:
 			sroce_resp_qp_error(qp, d.rule);
 			break;
 		default:
-			sroce_tx_response(qp, &d, NULL, 0);
+			sroce_tx_response(qp, &d, NULL);
 			break;
 		}
 	}
@@ -509,7 +511,7 @@ static void sroce_resp_work(struct work_struct *work)
 		sroce_resp_batch_begin(&resp->core);
 	}
 	skb_queue_walk(&batch, skb) {
-		if (resp->ready && !skb_linearize(skb))
+		if (resp->ready)
 			sroce_resp_one(qp, skb);
 		else
 			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
@@ -560,25 +562,17 @@ int sroce_resp_ready(struct sroce_qp *qp)
 	};
 	struct sroce_rd_res *res = NULL;
 	u32 nres = qp->max_dest_rd_atomic;
-	void *bounce;
 
 	if (nres) {
 		res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
 		if (!res)
 			return -ENOMEM;
 	}
-	bounce = kmalloc(SZ_4K, GFP_KERNEL);
-	if (!bounce) {
-		kfree(res);
-		return -ENOMEM;
-	}
 	cancel_work_sync(&resp->work);
 	spin_lock_bh(&resp->lock);
 	kfree(resp->res);
-	kfree(resp->bounce);
 	resp->res = res;
 	resp->nres = nres;
-	resp->bounce = bounce;
 	sroce_resp_init(&resp->core, &p, res, nres);
 	memset(&resp->seen, 0, sizeof(resp->seen));
 	resp->have_wqe = false;
@@ -606,7 +600,5 @@ void sroce_resp_destroy(struct sroce_qp *qp)
 {
 	cancel_work_sync(&qp->resp.work);
 	kfree(qp->resp.res);
-	kfree(qp->resp.bounce);
 	qp->resp.res = NULL;
-	qp->resp.bounce = NULL;
 }

@@ -67,6 +67,7 @@ enum sroce_counter {
 	SROCE_CNT_TX_ERRORS,
 	SROCE_CNT_RX_BATCHES,		/* responder worker runs (RX batches) */
 	SROCE_CNT_RX_BATCH_PACKETS,	/* request packets they carried */
+	SROCE_CNT_RX_PAGED,		/* requests with payload in skb frags (not linearized) */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -165,7 +166,6 @@ struct sroce_resp {
 	struct work_struct work;	/* drains rxq: one RX batch per run */
 	spinlock_t lock;		/* serialises the worker against modify/destroy */
 	bool ready;			/* RTR or later: requests accepted */
-	void *bounce;			/* one READ response payload (<= 4096 bytes) */
 	struct sroce_resp_stats seen;	/* core counters already added to the device */
 	/* The message being received (multi-packet SEND or WRITE). */
 	bool have_wqe;
@@ -343,7 +343,9 @@ int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
 void sroce_mr_put(struct sroce_mr *mr);
-int sroce_mr_copy(struct sroce_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
+int sroce_mr_read(struct sroce_mr *mr, u64 iova, void *buf, u32 len);
+int sroce_mr_write_skb(struct sroce_mr *mr, u64 iova, const struct sk_buff *skb,
+		       unsigned int skb_off, u32 len);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
 		    u64 *orig);
 
@@ -378,7 +380,7 @@ u32 sroce_icrc(struct sk_buff *skb, unsigned int bth_off, unsigned int len);
 int sroce_tx_qp_init(struct sroce_qp *qp);
 void sroce_tx_qp_cleanup(struct sroce_qp *qp);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
-		      const void *payload, u32 len);
+		      struct sroce_mr *mr);
 
 /* resp.c: the responder shim */
 extern struct workqueue_struct *sroce_wq;

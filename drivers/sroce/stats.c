@@ -32,6 +32,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
 	[SROCE_CNT_RX_BATCHES].name = "rx_batches",
 	[SROCE_CNT_RX_BATCH_PACKETS].name = "rx_batch_packets",
+	[SROCE_CNT_RX_PAGED].name = "rx_paged",
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",

@@ -154,9 +154,12 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
 	ip6h->daddr = av->daddr.in6.sin6_addr;
 }
 
-/* BTH, AETH, AtomicAckETH, payload and zero pad: @tlen bytes less the ICRC. */
-static void sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest_qpn,
-				const void *payload, u32 len, unsigned int pad)
+/*
+ * BTH, AETH, AtomicAckETH and zero pad around @len bytes of payload;
+ * returns where the payload goes.
+ */
+static u8 *sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest_qpn,
+			       u32 len, unsigned int pad)
 {
 	p[offsetof(struct sroce_bth, opcode)] = d->opcode;
 	/* SE, MigReq, AckReq and TVer are 0 in a response. */
@@ -175,24 +178,24 @@ static void sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest
 		put_unaligned_be64(d->atomic_orig, p);
 		p += sizeof(struct sroce_atmack);
 	}
-	if (len)
-		memcpy(p, payload, len);
 	memset(p + len, 0, pad);
+	return p;
 }
 
 /**
  * sroce_tx_response() - build and send one response packet.
  * @qp: the responding QP
- * @d: what to send
- * @payload: READ response data, @len bytes; may be NULL when @len is 0
- * @len: payload bytes
+ * @d: what to send; a READ response carries d->length bytes from d->va
+ * @mr: for a READ response with data, the MR holding them (referenced and
+ *	checked by the caller), copied straight into the packet; else NULL
  *
  * Return: 0 when the IP stack took the packet, else -errno.
  */
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
-		      const void *payload, u32 len)
+		      struct sroce_mr *mr)
 {
 	struct net_device *ndev = qp->sdev->ndev;
+	u32 len = mr ? d->length : 0;
 	unsigned int pad = -len & 3;
 	unsigned int ip_len;
 	unsigned int tlen;
@@ -200,6 +203,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	struct sk_buff *skb;
 	struct socket *sock;
 	struct sroce_av av;
+	u8 *payload;
 	struct net *net;
 	u32 dest_qpn;
 	bool ipv6;
@@ -238,7 +242,12 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		goto err_dst;
 	}
 	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr));
-	sroce_put_transport(skb_put(skb, tlen), d, dest_qpn, payload, len, pad);
+	payload = sroce_put_transport(skb_put(skb, tlen), d, dest_qpn, len, pad);
+	if (len) {
+		err = sroce_mr_read(mr, d->va, payload, len);
+		if (err)
+			goto err_skb;
+	}
 
 	sroce_push_udp(skb, &av);
 	if (ipv6) {
@@ -269,6 +278,8 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
 	return 0;
 
+err_skb:
+	kfree_skb(skb);
 err_dst:
 	dst_release(dst);
 err_count:

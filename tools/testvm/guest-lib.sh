@@ -15,8 +15,10 @@ esac
 MY_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 1 || echo 2)
 PEER_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 2 || echo 1)
 
+# /sroce/mtu (in both VMs), if given: the link MTU.
 net_up() {
 	$IP link set lo up
+	[ ! -f /sroce/mtu ] || $IP link set eth0 mtu "$(cat /sroce/mtu)" || return 1
 	$IP link set eth0 up
 	$IP addr add "$MY_IP/24" dev eth0
 	$IP -6 addr add "$MY_IP6/64" dev eth0 nodad

@@ -12,4 +12,10 @@ else
 fi
 rc=$?
 dump_stats end
+# With /sroce/paged, the payloads must have come in page frags.
+if [ "$ROLE" = B ] && [ -f /sroce/paged ] && [ "$PROVIDER" = sroce ]; then
+	n=$(rdma statistic show link "$DEV/1" | tr ' ' '\n' | grep -A1 -x rx_paged | tail -n1)
+	if [ "${n:-0}" -gt 0 ]; then echo "INTEGRITY rx_paged PASS ($n requests with paged payload)"
+	else echo "INTEGRITY rx_paged FAIL (no request arrived with paged payload)"; rc=1; fi
+fi
 exit $rc

@@ -2,18 +2,30 @@
 # Data integrity through the real wire: tools/integrity/sroce_integrity,
 # server on sroce (VM B), client on stock rxe (VM A).  Every byte of
 # SEND/SEND_IMM, WRITE/WRITE_IMM, READ and the ATOMIC results is checked.
-#   tools/testvm/integrity-test.sh [normal|debug] [responder]
+#   tools/testvm/integrity-test.sh [normal|debug] [responder] [paged]
+# "paged" runs the link at MTU 9000 (RDMA MTU 4096): virtio-net then hands
+# the frames over with their payload in page frags, so sroce's non-linear
+# receive path (ICRC and placement with skb_copy_bits) carries every
+# byte; its rx_paged counter must show it.
 # Prints "integrity: P passed, F failed" (sub-tests of both sides).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
-pair_setup integrity "${1:-debug}" "${2:-sroce}"
+paged=${3:-}
+extra=()
+pair_setup "integrity${paged:+-$paged}" "${1:-debug}" "${2:-sroce}"
+if [ "$paged" = paged ]; then
+	echo 9000 >"$out/mtu"
+	echo >"$out/paged"
+	extra=(-f "$out/mtu" -f "$out/paged")
+fi
 "$top/tools/deps.sh" libibverbs-dev build-essential
 make -s -C "$top/tools/integrity" >&2 || { echo "integrity: 0 passed, 1 failed"; exit 1; }
 rc=0
 "$here/run-pair.sh" -A "$here/integrity-guest.sh" -B "$here/integrity-guest.sh" -o "$out" \
-	-k "$flavour" -s -t 900 -f "$top/tools/integrity/sroce_integrity" -f "$out/responder" || rc=1
+	-k "$flavour" -s -t 900 -f "$top/tools/integrity/sroce_integrity" -f "$out/responder" \
+	"${extra[@]}" || rc=1
 logs=("$out/a.log" "$out/b.log")
 grep -a '^INTEGRITY .*FAIL' "${logs[@]}" >&2 || true
 pair_verdict integrity $rc "$(pair_grep_count '^INTEGRITY [^R].* PASS' "${logs[@]}")" \

@@ -8,7 +8,9 @@
 #   -n  rounds (default 3; 1 with -s); -f another workload file;
 #   -k  the kernel flavour (default normal); -r the responders to run
 #       (default "rxe sroce"; sroce:PARAM=VALUE,... is sroce loaded with
-#       those module parameters, e.g. -r "rxe sroce sroce:ack_span_max=0");
+#       those module parameters, e.g. -r "rxe sroce sroce:ack_span_max=0";
+#       NAME#LABEL is NAME run again under another name: -r "rxe rxe#2
+#       sroce" adds an A/A control, stock rxe against itself);
 #       -o the output dir (default build/compare)
 #
 # Each round boots a pair of test VMs per responder (A: stock rdma_rxe
@@ -38,7 +40,7 @@ while getopts "sn:f:k:r:o:" o; do
 	k) flavour=$OPTARG ;;
 	r) read -r -a responders <<<"$OPTARG" ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,26p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

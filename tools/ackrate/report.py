@@ -31,8 +31,9 @@ TARGET_WORKLOADS = ("send_64", "send_1k", "write_64", "write_1k")
 
 
 def is_sroce(resp):
-    """sroce, or sroce:PARAM=VALUE,... (sroce with module parameters)."""
-    return resp == "sroce" or resp.startswith("sroce:")
+    """sroce, sroce:PARAM=VALUE,... (sroce with module parameters), or
+    either with a #LABEL."""
+    return resp.split("#")[0] == "sroce" or resp.startswith("sroce:")
 
 
 def stats_marks(path, key):
@@ -176,6 +177,19 @@ def target_lines(data, names):
         out.append(f"target: bandwidth >= {BW_TARGET}x rxe (median of rounds) on every workload: " +
                    ("met" if not miss else "not met on " + ", ".join(miss)) +
                    f"; geometric mean {statistics.geometric_mean([v for _, v in bw]):.2f}x")
+    # A/A controls: stock rxe against itself shows what the bandwidth
+    # ratio does when nothing differs but the run.
+    for r in data:
+        if r.startswith("rxe#") and data[r]:
+            aa = [(n, data[r][n]["bw_avg_MBps"] / rxe[n]["bw_avg_MBps"]) for n in names
+                  if n in data[r] and n in rxe and data[r][n].get("bw_avg_MBps") is not None
+                  and rxe[n].get("bw_avg_MBps")]
+            if aa:
+                below = [f"{n} {v:.2f}" for n, v in aa if v < BW_TARGET]
+                out.append(f"control: {r} / rxe bandwidth (same responder twice): "
+                           f"{min(v for _, v in aa):.2f}-{max(v for _, v in aa):.2f}, "
+                           f"below {BW_TARGET} on {len(below)} of {len(aa)}" +
+                           (": " + ", ".join(below) if below else ""))
     return out
 
 

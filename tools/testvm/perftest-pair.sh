@@ -7,7 +7,8 @@
 #                                 -o OUTDIR [-k normal|debug] [-t SECONDS]
 #
 # sroce:PARAM=VALUE,... loads sroce with those module parameters, e.g.
-# sroce:ack_coalesce_max=1 (an ACK per AckReq, like stock rxe).
+# sroce:ack_coalesce_max=1 (an ACK per AckReq, like stock rxe).  A
+# trailing #LABEL (rxe#2) only names a second run of the same responder.
 #
 # OUTDIR gets a.log, b.log (consoles), link.pcap, results.txt (the
 # SROCE-WL lines of the client) and stats-a.txt / stats-b.txt (rdma
@@ -27,6 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$wl" "$work/workloads"
 params=()
+resp=${resp%%#*}
 case $resp in
 rxe | sroce) ;;
 sroce:*) params=(-P "$(tr , ' ' <<<"${resp#sroce:}")"); resp=sroce ;;

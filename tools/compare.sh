@@ -18,7 +18,7 @@
 # the perftest workloads of tools/ackrate/workloads.txt (or the named
 # subset), captures the link and counts it with tshark
 # (tools/ackrate/analyze.py).  Writes OUTDIR/{table.md,results.json,
-# targets.txt,acks.png,bandwidth.png}: counts pooled over the rounds,
+# targets.txt,acks.png,bandwidth.png,cpu.png}: counts pooled over the rounds,
 # bandwidth as the median of the rounds.
 #
 # Fails on a broken capture invariant, sroce counters that disagree with

@@ -5,9 +5,12 @@
 
 Reads OUTDIR/round<k>/<responder>/{counts.json,results.txt,stats-b.txt}
 for k = 1..ROUNDS and each responder, writes OUTDIR/results.json,
-OUTDIR/table.md, OUTDIR/acks.png and OUTDIR/bandwidth.png, and prints the
-table.  A responder is rxe, sroce, or sroce:PARAM=VALUE,... (sroce with
-module parameters); the targets are reported for plain sroce.  A responder whose run is missing is reported as such, never
+OUTDIR/table.md, OUTDIR/targets.txt and the charts OUTDIR/acks.png,
+bandwidth.png and cpu.png, and prints the table and the targets.  A
+responder is rxe, sroce, or sroce:PARAM=VALUE,... (sroce with module
+parameters), any of them with a #LABEL (a second run under another
+name); the targets are reported for plain sroce, the A/A control for
+rxe#LABEL.  A responder whose run is missing is reported as such, never
 invented.
 
 Per workload and responder the table pools the packet counts of all
@@ -173,10 +176,18 @@ def target_lines(data, names):
           if n in sr and n in rxe and sr[n].get("bw_avg_MBps") is not None
           and rxe[n].get("bw_avg_MBps")]
     if bw:
-        miss = [f"{n} {v:.2f}" for n, v in bw if v < BW_TARGET]
+        miss = [f"{n} {v:.3f}" for n, v in bw if v < BW_TARGET]
         out.append(f"target: bandwidth >= {BW_TARGET}x rxe (median of rounds) on every workload: " +
                    ("met" if not miss else "not met on " + ", ".join(miss)) +
                    f"; geometric mean {statistics.geometric_mean([v for _, v in bw]):.2f}x")
+    cpu = [(n, sr[n]["resp_cpu_us_per_req"] / rxe[n]["resp_cpu_us_per_req"]) for n in names
+           if n in sr and n in rxe and sr[n].get("resp_cpu_us_per_req")
+           and rxe[n].get("resp_cpu_us_per_req")]
+    if cpu:
+        out.append("cost: responder VM CPU per request packet, sroce / rxe: " +
+                   f"{min(v for _, v in cpu):.2f}-{max(v for _, v in cpu):.2f}, "
+                   f"at most 1.00 on {sum(v <= 1.0 for _, v in cpu)} of {len(cpu)} workloads, "
+                   f"geometric mean {statistics.geometric_mean([v for _, v in cpu]):.2f}x")
     # A/A controls: stock rxe against itself shows what the bandwidth
     # ratio does when nothing differs but the run.
     for r in data:
@@ -185,7 +196,7 @@ def target_lines(data, names):
                   if n in data[r] and n in rxe and data[r][n].get("bw_avg_MBps") is not None
                   and rxe[n].get("bw_avg_MBps")]
             if aa:
-                below = [f"{n} {v:.2f}" for n, v in aa if v < BW_TARGET]
+                below = [f"{n} {v:.3f}" for n, v in aa if v < BW_TARGET]
                 out.append(f"control: {r} / rxe bandwidth (same responder twice): "
                            f"{min(v for _, v in aa):.2f}-{max(v for _, v in aa):.2f}, "
                            f"below {BW_TARGET} on {len(below)} of {len(aa)}" +
@@ -284,9 +295,12 @@ def main():
     except ImportError:
         print("report: matplotlib missing, no charts", file=sys.stderr)
         return 1 if failures else 0
-    for key, fname, title in (("acks_per_100_requests", "acks.png", "ACKs per 100 request packets"),
-                              ("bw_avg_MBps", "bandwidth.png",
-                               f"perftest BW average [MB/s], median of {nrounds} round(s)")):
+    for key, fname, title, log in (
+            ("acks_per_100_requests", "acks.png", "ACKs per 100 request packets", False),
+            ("bw_avg_MBps", "bandwidth.png",
+             f"perftest BW average [MB/s], median of {nrounds} round(s) (log scale)", True),
+            ("resp_cpu_us_per_req", "cpu.png",
+             "responder VM CPU per request packet [us] (log scale)", True)):
         fig, ax = plt.subplots(figsize=(max(6, len(names) * 0.9), 4))
         width = 0.8 / max(1, len(resps))
         for i, r in enumerate(resps):
@@ -295,6 +309,8 @@ def main():
         ax.set_xticks([x + width * (len(resps) - 1) / 2 for x in range(len(names))])
         ax.set_xticklabels(names, rotation=45, ha="right")
         ax.set_title(title)
+        if log:
+            ax.set_yscale("log")
         ax.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(outdir, fname), dpi=90)

@@ -76,7 +76,7 @@
 #define MAX_DETAIL		8		/* detail lines per sub-test */
 #define TCP_IO_TIMEOUT_S	120
 #define ACCEPT_TIMEOUT_S	300
-#define CONNECT_RETRY_S		60
+#define CONNECT_RETRY_S		180	/* the server may still be checking its last mode (TCG debug kernel) */
 
 static unsigned poll_timeout_ms = 20000;
 

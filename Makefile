@@ -13,7 +13,17 @@
 #   make utest           GoogleTest + ASan/UBSan, stream tests
 #   make bench           decision benchmark (ns and instructions per decision)
 #   make fuzz            run the libFuzzer target for FUZZ_SECONDS
-#   make check-stock     build against Debian's linux-headers-amd64, W=1
+#   make check-stock     build at W=1, warnings fatal, against every supported
+#                        tree: Debian's 6.1 and 6.12 headers and both test
+#                        kernels (tools/check-stock-build.sh)
+#   make install         sroce.ko into /lib/modules/KVER/updates/ + depmod
+#                        (KVER: KDIR's release; INSTALL_MOD_PATH: a root)
+#   make uninstall       undo make install
+#   make dkms-install    source to /usr/src/sroce-VERSION, dkms add, build
+#                        and install for DKMS_KERNELS (default: every kernel
+#                        whose headers are installed)
+#   make dkms-remove     dkms remove, for every kernel, and the source
+#   make deb             the sroce-dkms Debian package (build/deb/)
 #   make check-guards    prove the C++ runtime/constructor guards fail the build
 #   make coverage        spec rule -> KUnit cases; fails on a gap
 #   make style           checkpatch on the C sources (EXPORT_SYMBOL ignored:
@@ -23,18 +33,66 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 BUILD ?= $(CURDIR)/build/local
 FUZZ_SECONDS ?= 60
-SRC_DIRS := Kbuild drivers include kunit
+# What a source package (DKMS) needs to build the module.
+SRC_DIRS := Kbuild Makefile dkms.conf drivers include kunit
+PROBE := drivers/sroce/compat/probe.sh
+COMPAT_H := drivers/sroce/compat/config.h
+# The version: debian/changelog's, without the Debian revision.
+VERSION := $(shell sed -n '1s/^sroce (\([^-)]*\).*/\1/p' $(CURDIR)/debian/changelog 2>/dev/null)
+# The release of the kernel in KDIR (not include/config/kernel.release:
+# Debian's headers put the upstream version there).
+KVER = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h)
+INSTALL_MOD_PATH ?=
+DKMS_KERNELS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
 
 all: module
 
+# The kernel API probes run first (drivers/sroce/compat/probe.sh): they
+# write the SROCE_HAVE_* header that compat.h includes.
 module:
+	$(PROBE) $(KDIR) $(CURDIR)/$(COMPAT_H)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # Build in a copy under $(BUILD), so several kernels can be built side by side.
 module-for:
 	@mkdir -p $(BUILD)
 	@cp -r $(SRC_DIRS) $(BUILD)/
+	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
+
+install:
+	@test -f sroce.ko || { echo "install: no sroce.ko here: run make KDIR=$(KDIR) first"; exit 1; }
+	@test -n "$(KVER)" || { echo "install: no kernel release in $(KDIR)"; exit 1; }
+	install -D -m 0644 sroce.ko $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/sroce.ko
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+uninstall:
+	@test -n "$(KVER)" || { echo "uninstall: no kernel release in $(KDIR)"; exit 1; }
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/sroce.ko
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+DKMS_SRC := /usr/src/sroce-$(VERSION)
+
+dkms-src:
+	@test -n "$(VERSION)" || { echo "dkms: no version in debian/changelog"; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r $(SRC_DIRS) $(DKMS_SRC)/
+	find $(DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \
+		-o -name config.h -path '*/compat/*' \) -delete
+	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DKMS_SRC)/dkms.conf
+
+dkms-install: dkms-src
+	dkms add sroce/$(VERSION)
+	@set -e; for k in $(DKMS_KERNELS); do \
+		dkms build sroce/$(VERSION) -k $$k && dkms install sroce/$(VERSION) -k $$k; done
+
+dkms-remove:
+	-dkms remove sroce/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+deb:
+	tools/build-deb.sh
 
 deps:
 	tools/deps.sh build-essential cmake googletest libgtest-dev libbenchmark-dev \
@@ -89,7 +147,8 @@ compare:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -f $(COMPAT_H)
 	rm -rf build
 
-.PHONY: all module module-for deps kernel kernel-debug kunit kunit-debug utest bench fuzz \
+.PHONY: all module module-for install uninstall dkms-src dkms-install dkms-remove deb deps kernel kernel-debug kunit kunit-debug utest bench fuzz \
 	check-stock check-guards coverage style test compare clean

@@ -42,8 +42,9 @@ static int cq_check_cqe(struct ib_cq *ibcq, int cqe)
 }
 
 int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		    struct ib_udata *udata)
+		    struct sroce_create_cq_ctx *ctx)
 {
+	struct ib_udata *udata = sroce_create_cq_udata(ctx);
 	struct sroce_cq *cq = to_scq(ibcq);
 	struct sroce_ucontext *uctx;
 	struct rxe_create_cq_resp resp = {};

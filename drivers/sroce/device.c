@@ -18,6 +18,15 @@
 
 static void sroce_dealloc_driver(struct ib_device *ibdev);
 
+/*
+ * Every sroce device from its registration to its dealloc_driver: module
+ * exit unregisters these and nothing else (ib_unregister_driver() would
+ * take stock rxe's devices too: they share RDMA_DRIVER_RXE).
+ */
+static LIST_HEAD(sroce_devs);
+static DEFINE_MUTEX(sroce_devs_lock);		/* guards sroce_devs */
+static DECLARE_WAIT_QUEUE_HEAD(sroce_devs_gone);	/* sroce_devs became empty */
+
 static bool sroce_is_ours(const struct ib_device *ibdev)
 {
 	return ibdev->ops.dealloc_driver == sroce_dealloc_driver;
@@ -159,6 +168,41 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&sdev->mr_xa));
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->mr_xa);
+	mutex_lock(&sroce_devs_lock);
+	if (!list_empty(&sdev->list)) {
+		list_del_init(&sdev->list);
+		if (list_empty(&sroce_devs))
+			wake_up_all(&sroce_devs_gone);
+	}
+	mutex_unlock(&sroce_devs_lock);
+}
+
+/*
+ * Unregister every sroce device, for module exit, after rdma_link_unregister()
+ * and the netdev notifier's removal: no device can be added any more.  A
+ * device whose unregistration is already under way (queued by
+ * NETDEV_UNREGISTER, or `rdma link delete`) has no references to take; it
+ * leaves the list from its dealloc_driver, which is waited for.
+ */
+void sroce_unregister_all(void)
+{
+	struct sroce_dev *sdev, *found;
+
+	for (;;) {
+		found = NULL;
+		mutex_lock(&sroce_devs_lock);
+		list_for_each_entry(sdev, &sroce_devs, list) {
+			if (ib_device_try_get(&sdev->ibdev)) {
+				found = sdev;
+				break;
+			}
+		}
+		mutex_unlock(&sroce_devs_lock);
+		if (!found)
+			break;
+		ib_unregister_device_and_put(&found->ibdev);
+	}
+	wait_event(sroce_devs_gone, list_empty_careful(&sroce_devs));
 }
 
 static const struct ib_device_ops sroce_dev_ops = {
@@ -234,6 +278,7 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!sdev)
 		return -ENOMEM;
 	sdev->ndev = ndev;
+	INIT_LIST_HEAD(&sdev->list);
 	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->atomic_lock);
@@ -252,6 +297,14 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)
 		goto err_dealloc;
+	/*
+	 * On the list before it is registered: once registered, the device
+	 * can be unregistered (and reach dealloc_driver) at any time.  On
+	 * failure, ib_dealloc_device() takes it off (dealloc_driver).
+	 */
+	mutex_lock(&sroce_devs_lock);
+	list_add_tail(&sdev->list, &sroce_devs);
+	mutex_unlock(&sroce_devs_lock);
 	err = ib_register_device(&sdev->ibdev, ibdev_name, NULL);
 	if (err)
 		goto err_dealloc;

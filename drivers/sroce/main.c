@@ -36,9 +36,8 @@ err_net:
 static void __exit sroce_exit(void)
 {
 	rdma_link_unregister(&sroce_link_ops);
-	/* stock rdma_rxe cannot be loaded beside us (UDP 4791): these are ours */
-	ib_unregister_driver(RDMA_DRIVER_RXE);
 	unregister_netdevice_notifier(&sroce_netdev_notifier);
+	sroce_unregister_all();
 	sroce_net_exit();
 	destroy_workqueue(sroce_wq);
 }

@@ -82,7 +82,7 @@ static int sroce_mr_fill_pages(struct sroce_mr *mr)
 }
 
 struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
-				int access, struct ib_udata *udata)
+				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata)
 {
 	struct sroce_dev *sdev = to_sdev(ibpd->device);
 	struct sroce_mr *mr;
@@ -91,6 +91,8 @@ struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 i
 	int err;
 
 	if (access & ~SROCE_MR_ACCESS_ACCEPTED)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (sroce_reg_mr_dmah())
 		return ERR_PTR(-EOPNOTSUPP);
 	/* The copy and atomic paths rely on iova and start sharing a page offset. */
 	if ((start ^ iova) & ~PAGE_MASK)

@@ -10,7 +10,6 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/ipv6.h>
 
 #include <sroce/ib_wire.h>

@@ -19,7 +19,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 
 #include "sroce.h"
 #define CREATE_TRACE_POINTS

@@ -19,6 +19,8 @@
 #include <linux/xarray.h>
 #include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
+
+#include "compat.h"
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
 
 #include <sroce/core_abi.h>
@@ -87,6 +89,7 @@ struct sroce_dev {
 	u32 mr_next;
 	spinlock_t atomic_lock;		/* serialises responder atomics */
 	atomic64_t counters[SROCE_CNT_COUNT];
+	struct list_head list;		/* in sroce_devs (device.c) while registered */
 };
 
 struct sroce_ucontext {
@@ -306,6 +309,7 @@ static inline void sroce_count(struct sroce_dev *sdev, enum sroce_counter c)
 extern struct rdma_link_ops sroce_link_ops;
 extern struct notifier_block sroce_netdev_notifier;
 struct sroce_dev *sroce_get_dev_from_net(struct net_device *ndev);
+void sroce_unregister_all(void);
 void sroce_set_mtu(struct sroce_dev *sdev, unsigned int ndev_mtu);
 
 /* net.c */
@@ -328,7 +332,7 @@ void sroce_mmap_free(struct rdma_user_mmap_entry *entry);
 
 /* cq.c */
 int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		    struct ib_udata *udata);
+		    struct sroce_create_cq_ctx *ctx);
 int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
@@ -338,7 +342,7 @@ int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solic
 int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
-				int access, struct ib_udata *udata);
+				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata);
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);

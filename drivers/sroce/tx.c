@@ -12,7 +12,6 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ipv6.h>

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Debian kernels sroce is built and tested against, besides the
+# project's own test kernels: one line per kernel line,
+#
+#   NAME KVER IMAGE-PACKAGE HEADERS-PACKAGE
+#
+#   deb6.1   the kernel of linux-headers-amd64 (Debian 12's default)
+#   deb6.12  the newest linux-headers-6.12.*+deb12-amd64 whose
+#            linux-image-...-unsigned is also in the registry
+#
+#   tools/stock-kernels.sh [NAME]    all lines, or NAME's line only
+#
+# Reads apt's package lists (apt-get update once if they are empty).
+set -euo pipefail
+want=${1:-}
+if ! apt-cache show linux-headers-amd64 >/dev/null 2>&1; then
+	apt-get update -qq >&2
+fi
+# The candidate linux-headers-amd64 (not the first stanza: that can be an
+# older suite's).
+cand=$(apt-cache policy linux-headers-amd64 | sed -n 's/^ *Candidate: //p')
+k61=$(apt-cache show "linux-headers-amd64=$cand" | sed -n 's/^Depends: .*linux-headers-\([^ ,]*\) .*/\1/p' | head -n1)
+k612=
+for v in $(apt-cache pkgnames linux-headers-6.12. | sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -rV); do
+	if apt-cache show "linux-image-$v-unsigned" >/dev/null 2>&1; then k612=$v; break; fi
+done
+[ -n "$k61" ] && [ -n "$k612" ] || { echo "stock-kernels: cannot resolve the Debian kernels" >&2; exit 1; }
+lines="deb6.1 $k61 linux-image-$k61-unsigned linux-headers-$k61
+deb6.12 $k612 linux-image-$k612-unsigned linux-headers-$k612"
+if [ -n "$want" ]; then
+	grep "^$want " <<<"$lines" || { echo "stock-kernels: no kernel named $want" >&2; exit 2; }
+else
+	echo "$lines"
+fi

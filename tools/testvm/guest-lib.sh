@@ -15,8 +15,25 @@ esac
 MY_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 1 || echo 2)
 PEER_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 2 || echo 1)
 
+# nic_up: eth0 present.  Debian's stock kernels have virtio_net (and on
+# 6.1 virtio_pci) as modules and there is no udev here: load them and wait
+# for the netdev.  Where the driver is built in (the test kernels) eth0 is
+# already there.
+nic_up() {
+	[ -e /sys/class/net/eth0 ] && return 0
+	modprobe virtio_pci && modprobe virtio_net || { echo "guest: cannot load virtio_net"; return 1; }
+	i=0
+	while ! [ -e /sys/class/net/eth0 ]; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { echo "guest: no eth0 after loading virtio_net"; return 1; }
+		sleep 0.1
+	done
+	echo "guest: eth0 from the virtio_net module"
+}
+
 # /sroce/mtu (in both VMs), if given: the link MTU.
 net_up() {
+	nic_up || return 1
 	$IP link set lo up
 	[ ! -f /sroce/mtu ] || $IP link set eth0 mtu "$(cat /sroce/mtu)" || return 1
 	$IP link set eth0 up

@@ -2,15 +2,27 @@
 # Boot two test VMs on one link (tools/testvm/pair.py) and run a guest
 # script in each.
 #
-#   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR [-k normal|debug]
-#                            [-f FILE]... [-s] [-t SECONDS] [-i INITRAMFS]
+#   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR
+#                            [-k normal|debug|deb6.1|deb6.12] [-f FILE]...
+#                            [-s] [-M SROCE.ko] [-t SECONDS] [-i INITRAMFS]
 #                            [-P "PARAM=VALUE..."]
 #
 #   -A/-B  scripts run as /sroce/run.sh in VM A (10.0.0.1) and VM B
 #          (10.0.0.2); /sroce/guest-lib.sh has the network/RDMA helpers
+#   -k     the kernel: a test kernel (normal, debug: tools/testvm/build-
+#          kernel.sh) or a Debian stock kernel by its tools/stock-kernels.sh
+#          name (deb6.1, deb6.12: the unpacked linux-image-*-unsigned
+#          package, tools/testvm/stock-kernel.sh, with its own modules)
 #   -f     extra file copied to /sroce/ in both VMs
-#   -s     install sroce.ko (built against the kernel) in both VMs'
-#          /lib/modules, so `rdma link add ... type sroce` autoloads it
+#   -s     install sroce.ko in both VMs' /lib/modules/<kver>/updates/, so
+#          `rdma link add ... type sroce` autoloads it; built with
+#          `make module-for` into build/<flavour> against the test kernel's
+#          tree or the stock kernel's linux-headers package
+#   -M     with -s (implied): install this prebuilt sroce.ko instead of
+#          building one (also taken from $SROCE_KO when -s is given); its
+#          vermagic must name the kernel booted
+#   -t     the budget of the run (default 1200 s); a stock kernel gets
+#          60 s more (stock_boot), for its slower boot under TCG
 #   -i     the base initramfs flavour (tools/testvm/mkinitramfs.sh;
 #          default full)
 #   -P     sroce module parameters for VM B (sroce.PARAM=VALUE on its
@@ -22,31 +34,58 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full
+sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full ko=
+stock_boot=60
 files=()
 append_b=
-while getopts "A:B:o:k:f:st:i:P:" o; do
+usage() { sed -n '2,33p' "$0" >&2; exit 2; }
+while getopts "A:B:o:k:f:sM:t:i:P:" o; do
 	case $o in
 	A) sa=$OPTARG ;; B) sb=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;;
-	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; t) tmo=$OPTARG ;; i) rootfs=$OPTARG ;;
+	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; M) ko=$OPTARG with_sroce=1 ;;
+	t) tmo=$OPTARG ;; i) rootfs=$OPTARG ;;
 	P) for kv in $OPTARG; do
 		[[ $kv =~ ^[a-z_][a-z0-9_]*=[A-Za-z0-9_,.-]+$ ]] ||
 			{ echo "run-pair: -P wants PARAM=VALUE, got '$kv'" >&2; exit 2; }
 		append_b+=" sroce.$kv"
 	   done ;;
-	*) sed -n '2,22p' "$0" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
-[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || { sed -n '2,22p' "$0" >&2; exit 2; }
+[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || usage
+[ $with_sroce = 0 ] || [ -n "$ko" ] || ko=${SROCE_KO:-}
 mkdir -p "$out"
-kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
+# kernel: what QEMU boots; moddir: its modules (a build tree or an
+# unpacked lib/modules/<kver>); kbuild: what sroce is built against.
+case $flavour in
+normal | debug)
+	kbuild=$("$here/build-kernel.sh" "$flavour" | tail -n1)
+	kernel=$kbuild/arch/x86/boot/bzImage
+	kver=$(cat "$kbuild/include/config/kernel.release")
+	moddir=$kbuild ;;
+*)
+	info=$("$here/stock-kernel.sh" "$flavour") || exit 2
+	get() { sed -n "s/^$1=//p" <<<"$info"; }
+	kernel=$(get STOCK_VMLINUZ) kver=$(get STOCK_KVER) moddir=$(get STOCK_MODULES)
+	kbuild=$(get STOCK_KDIR)
+	if [ $with_sroce = 1 ] && [ -z "$ko" ]; then "$top/tools/deps.sh" "$(get STOCK_HEADERS)" >&2; fi
+	tmo=$((tmo + stock_boot)) ;;
+esac
 base=$("$here/mkinitramfs.sh" "$rootfs" | tail -n1)
 extra=()
 if [ $with_sroce = 1 ]; then
-	make -s -C "$top" module-for KDIR="$kdir" BUILD="$top/build/$flavour" >&2
-	extra=("$top/build/$flavour/sroce.ko")
+	if [ -z "$ko" ]; then
+		make -s -C "$top" module-for KDIR="$kbuild" BUILD="$top/build/$flavour" >&2
+		ko=$top/build/$flavour/sroce.ko
+	fi
+	[ -f "$ko" ] || { echo "run-pair: no module $ko" >&2; exit 2; }
+	magic=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	[ "$magic" = "$kver" ] ||
+		{ echo "run-pair: $ko is built for '$magic', the $flavour kernel is $kver" >&2; exit 2; }
+	echo "run-pair: $flavour kernel $kver, sroce from $ko" >&2
+	extra=("$ko")
 fi
-mods=$("$here/modroot.sh" "$kdir" "${extra[@]}" | tail -n1)
+mods=$("$here/modroot.sh" "$moddir" "${extra[@]}" | tail -n1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -74,7 +113,7 @@ early_report() {
 }
 for attempt in 1 2; do
 	rc=0
-	python3 "$here/pair.py" --kernel "$kdir/arch/x86/boot/bzImage" \
+	python3 "$here/pair.py" --kernel "$kernel" \
 		--initrd-a "$work/initrd-A.cpio.gz" --initrd-b "$work/initrd-B.cpio.gz" \
 		--log-a "$out/a.log" --log-b "$out/b.log" --pcap "$out/link.pcap" \
 		--timeout "$tmo" --append-b "${append_b# }" || rc=1

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # make compare: the ACK-rate comparison of responders, side by side.
 #
-#   tools/compare.sh [-s] [-n ROUNDS] [-f WORKLOADS] [-k normal|debug]
+#   tools/compare.sh [-s] [-n ROUNDS] [-f WORKLOADS]
+#                    [-k normal|debug|deb6.1|deb6.12] [-M SROCE.ko]
 #                    [-r "RESPONDERS"] [-o OUTDIR] [workload-name...]
 #
 #   -s  the two-workload smoke set (tools/ackrate/smoke.txt), one round
 #   -n  rounds (default 3; 1 with -s); -f another workload file;
-#   -k  the kernel flavour (default normal); -r the responders to run
+#   -k  the kernel (default normal): a test kernel or a Debian stock kernel
+#       (tools/testvm/run-pair.sh -k; stock: VM A and rxe responders run
+#       that kernel's own rdma_rxe); -M a prebuilt sroce.ko for that
+#       kernel instead of building one (passed on as $SROCE_KO);
+#       -r the responders to run
 #       (default "rxe sroce"; sroce:PARAM=VALUE,... is sroce loaded with
 #       those module parameters, e.g. -r "rxe sroce sroce:ack_span_max=0";
 #       NAME#LABEL is NAME run again under another name: -r "rxe rxe#2
@@ -32,15 +37,16 @@ flavour=normal
 out=$top/build/compare
 responders=(rxe sroce)
 rounds=
-while getopts "sn:f:k:r:o:" o; do
+while getopts "sn:f:k:M:r:o:" o; do
 	case $o in
+	M) SROCE_KO=$(realpath "$OPTARG"); export SROCE_KO ;;
 	s) set_file=$top/tools/ackrate/smoke.txt; rounds=${rounds:-1} ;;
 	n) rounds=$OPTARG ;;
 	f) set_file=$OPTARG ;;
 	k) flavour=$OPTARG ;;
 	r) read -r -a responders <<<"$OPTARG" ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -48,6 +48,7 @@ check "pkey 0xffff" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/pkeys/0 | gr
 check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/gid_attrs/types/1 | grep -q "RoCE v2"'
 check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
 check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
+modprobe 8021q	# a module on the stock kernels, built in on the test kernels
 check "VLAN netdev eth0.7 created" $IP link add link eth0 name eth0.7 type vlan id 7
 check "sroce on a VLAN netdev refused" not rdma link add sroce1 type sroce netdev eth0.7
 check "no device left by the refused VLAN link" not test -e /sys/class/infiniband/sroce1
@@ -122,6 +123,9 @@ rmmod rdma_rxe
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
+	check "kmemleak reports nothing after unload" not grep -q unreferenced /sys/kernel/debug/kmemleak
+else
+	echo "device-test: skipped: kmemleak scan (this kernel has no CONFIG_DEBUG_KMEMLEAK)"
 fi
 echo "device-test: done, fail=$fail"
 exit $fail

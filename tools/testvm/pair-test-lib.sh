@@ -4,9 +4,14 @@
 # pair_setup NAME FLAVOUR [RESPONDER]: sets flavour (and resp) and a fresh
 # output directory $out = build/NAME-FLAVOUR[-RESPONDER]; with a
 # responder, $out/responder names it for the guests (-f "$out/responder").
+# FLAVOUR: a test kernel (normal, debug) or a stock one (deb6.1, deb6.12);
+# ko_args: run-pair.sh's -M for a prebuilt sroce.ko named by $SROCE_KO
+# (empty when unset: run-pair.sh builds sroce.ko for the kernel).
 pair_setup() {
 	flavour=$2
 	resp=${3:-}
+	ko_args=()
+	[ -z "${SROCE_KO:-}" ] || ko_args=(-M "$SROCE_KO")
 	out=$top/build/$1-$flavour${resp:+-$resp}
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -20,13 +25,16 @@ pair_grep_count() {
 	cat "$@" 2>/dev/null | grep -aEc "$re" || true
 }
 
-# pair_verdict NAME RC PASS FAIL: print "NAME: P passed, F failed" and
-# succeed only if all passed.  A failed VM run (RC != 0) with no failed
-# check still counts as one failure, and so does a run with no passes.
+# pair_verdict NAME RC PASS FAIL [SKIP]: print "NAME: P passed, F failed"
+# (and ", S skipped" for checks that cannot run on this kernel: they count
+# neither as passed nor as failed) and succeed only if none failed.  A
+# failed VM run (RC != 0) with no failed check still counts as one
+# failure, and so does a run with no passes.
 pair_verdict() {
-	local name=$1 rc=$2 pass=$3 fail=$4
+	local name=$1 rc=$2 pass=$3 fail=$4 skip=${5:-0} more=
 	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
 	[ "$pass" -gt 0 ] || fail=$((fail + 1))
-	echo "$name: $pass passed, $fail failed"
+	[ "$skip" -eq 0 ] || more=", $skip skipped"
+	echo "$name: $pass passed, $fail failed$more"
 	[ "$fail" -eq 0 ]
 }

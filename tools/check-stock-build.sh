@@ -1,25 +1,152 @@
 #!/usr/bin/env bash
-# Build sroce against Debian 12's stock kernel headers (linux-headers-amd64),
-# with W=1, and fail on any compiler, objtool or modpost warning: a user on
-# a stock Debian 12 kernel must be able to build it.
-#   tools/check-stock-build.sh
-set -euo pipefail
+# make check-stock: sroce builds, at W=1 with every compiler, objtool and
+# modpost warning fatal, against every kernel tree it supports:
+#   deb6.1, deb6.12   Debian's 6.1 and 6.12 headers (tools/stock-kernels.sh)
+#   normal, debug     the project's test kernels (tools/testvm/build-kernel.sh)
+# and the kernel API probes (drivers/sroce/compat/probe.sh) find in each
+# tree exactly what it has (the table below).  The probes are checked in
+# both directions with two synthetic trees, symlink copies of Debian's
+# headers with a few headers rewritten: "past" (6.1 before the stable
+# backport of timer_delete_sync) and "future" (6.12 plus the upstream
+# changes after it: the DMA handle of v6.17, timer_container_of of v6.16,
+# rdma_link_ops.dellink); sroce must build against both as well.
+#   tools/check-stock-build.sh [TREE...]     default: all six
+# Prints "stock-build: P passed, F failed".
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/tools/deps.sh" linux-headers-amd64 build-essential
-ver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 | grep -oE 'linux-headers-[^ ,]+' | head -n1)
-kdir=/usr/src/$ver
-[ -d "$kdir" ] || { echo "check-stock: $kdir missing" >&2; exit 1; }
 out=$top/build/stock
-rm -rf "$out"
-log=$(mktemp)
-if ! make -s -C "$top" module-for KDIR="$kdir" BUILD="$out" >"$log" 2>&1; then
-	cat "$log" >&2
-	echo "check-stock: build against $ver FAILED" >&2
-	exit 1
-fi
-if grep -iE 'warning|error' "$log" >&2; then
-	echo "check-stock: build against $ver has warnings" >&2
-	exit 1
-fi
-modinfo "$out/sroce.ko" | grep -E '^(vermagic|name)' >&2
-echo "check-stock: sroce.ko builds cleanly against $ver"
+pass=0 fail=0
+ok() { echo "stock-build: ok: $*"; pass=$((pass + 1)); }
+bad() { echo "stock-build: FAIL: $*"; fail=$((fail + 1)); }
+
+# What each tree has.
+declare -A expect=(
+	[deb6.1]="TIMER_DELETE_SYNC"
+	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS TIMER_DELETE_SYNC"
+	[normal]="TIMER_DELETE_SYNC"
+	[debug]="TIMER_DELETE_SYNC"
+	[past]=""
+	[future]="CREATE_CQ_ATTRS LINK_DELLINK LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS REG_MR_DMAH TIMER_CONTAINER_OF TIMER_DELETE_SYNC"
+)
+trees=("$@")
+[ ${#trees[@]} -gt 0 ] || trees=(deb6.1 deb6.12 normal debug past future)
+
+hdrs_of() {	# hdrs_of deb6.1: the headers directory, installed
+	local l
+	l=$("$top/tools/stock-kernels.sh" "$1") || return 1
+	set -- $l
+	"$top/tools/deps.sh" "$4" build-essential >&2 || return 1
+	echo "/usr/src/$4"
+}
+
+# overlay NAME BASE: a copy of Debian headers BASE (its -amd64 directory
+# and the -common one its Makefile includes) made of symlinks, in
+# $out/NAME; files are rewritten by edit.  Prints the new KDIR.
+overlay() {
+	local name=$1 base=$2 common dir=$out/overlay-$1
+	common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$base/Makefile")
+	[ -d "$common" ] || return 1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -as "$common" "$dir/common" && cp -as "$base" "$dir/amd64" || return 1
+	# Real files, so that the kernel Makefile finds its tree here.
+	rm "$dir/common/Makefile" && cp "$common/Makefile" "$dir/common/Makefile"
+	echo "include $dir/common/Makefile" >"$dir/amd64/Makefile.new"
+	rm "$dir/amd64/Makefile" && mv "$dir/amd64/Makefile.new" "$dir/amd64/Makefile"
+	echo "$dir/amd64"
+}
+
+# edit KDIR FILE: rewrite include/FILE of an overlay with the python
+# statements on stdin (s is the text; rep(old, new) must match once).
+edit() {
+	local f=$1/../common/include/$2 real
+	real=$(readlink -f "$f")
+	rm "$f"
+	python3 -c '
+import sys
+src, dst, code = sys.argv[1], sys.argv[2], sys.stdin.read()
+s = open(src).read()
+def rep(old, new):
+    global s
+    if s.count(old) != 1:
+        sys.exit("check-stock: %r found %d times in %s" % (old, s.count(old), src))
+    s = s.replace(old, new)
+exec(code)
+open(dst, "w").write(s)
+' "$real" "$f"
+}
+
+make_past() {
+	local k
+	k=$(overlay past "$(hdrs_of deb6.1)") || return 1
+	edit "$k" linux/timer.h <<'PY' || return 1
+rep("extern int timer_delete_sync(struct timer_list *timer);\n", "")
+rep("extern int timer_delete(struct timer_list *timer);\n", "")
+rep("static inline int del_timer_sync(struct timer_list *timer)\n{\n\treturn timer_delete_sync(timer);\n}",
+    "extern int del_timer_sync(struct timer_list *timer);")
+rep("static inline int del_timer(struct timer_list *timer)\n{\n\treturn timer_delete(timer);\n}",
+    "extern int del_timer(struct timer_list *timer);")
+PY
+	echo "$k"
+}
+
+make_future() {
+	local k
+	k=$(overlay future "$(hdrs_of deb6.12)") || return 1
+	edit "$k" rdma/ib_verbs.h <<'PY' || return 1
+rep("struct uverbs_attr_bundle;\n", "struct uverbs_attr_bundle;\nstruct ib_dmah;\n")
+rep("""				     u64 virt_addr, int mr_access_flags,
+				     struct ib_udata *udata);""", """				     u64 virt_addr, int mr_access_flags,
+				     struct ib_dmah *dmah,
+				     struct ib_udata *udata);""")
+rep("""					    int mr_access_flags,
+					    struct uverbs_attr_bundle *attrs);""", """					    int mr_access_flags,
+					    struct ib_dmah *dmah,
+					    struct uverbs_attr_bundle *attrs);""")
+PY
+	edit "$k" rdma/rdma_netlink.h <<'PY' || return 1
+rep("	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n",
+    "	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n	int (*dellink)(struct ib_device *dev);\n")
+PY
+	edit "$k" linux/timer.h <<'PY' || return 1
+rep("#define from_timer(", "#define timer_container_of(var, callback_timer, timer_fieldname) \\\n\tcontainer_of(callback_timer, typeof(*var), timer_fieldname)\n\n#define from_timer(")
+PY
+	echo "$k"
+}
+
+kdir_of() {
+	case $1 in
+	deb6.1|deb6.12) hdrs_of "$1" ;;
+	normal|debug) "$top/tools/testvm/build-kernel.sh" "$1" | tail -n1 ;;
+	past) make_past ;;
+	future) make_future ;;
+	*) return 1 ;;
+	esac
+}
+
+mkdir -p "$out"
+for t in "${trees[@]}"; do
+	kdir=$(kdir_of "$t") && [ -d "$kdir" ] || { bad "$t: no kernel tree"; continue; }
+	b=$out/$t
+	rm -rf "$b"
+	log=$out/$t.log
+	if ! make -s -C "$top" module-for KDIR="$kdir" BUILD="$b" >"$log" 2>&1; then
+		cat "$log"
+		bad "$t: sroce.ko does not build against $kdir"
+		continue
+	fi
+	# Everything but the probes' own summary line is a warning.
+	if grep -v '^probe: ' "$log" | grep -vE '^Skipping BTF generation .* unavailability of vmlinux$' |
+		grep -q .; then
+		grep -v '^probe: ' "$log"
+		bad "$t: the W=1 build has warnings"
+	else
+		ok "$t: sroce.ko builds at W=1 without a warning ($(modinfo -F vermagic "$b/sroce.ko" | cut -d' ' -f1))"
+	fi
+	have=$(sed -n 's/^#define SROCE_HAVE_\([A-Z0-9_]*\) 1$/\1/p' "$b/drivers/sroce/compat/config.h" | sort | xargs)
+	want=$(tr ' ' '\n' <<<"${expect[$t]}" | sort | xargs)
+	if [ "$have" = "$want" ]; then ok "$t: probes found: ${have:-nothing}"; else
+		bad "$t: probes found '$have', expected '$want'"; fi
+done
+echo "stock-build: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SROCE_HAVE_REG_MR_DMABUF_ATTRS: ib_device_ops.reg_user_mr_dmabuf takes
- * the uverbs attribute bundle (struct uverbs_attr_bundle *) as its last
- * argument instead of the user data (struct ib_udata *).  Changed in v6.12
- * ("RDMA: Pass uverbs_attr_bundle as part of '.reg_user_mr_dmabuf' API").
- * Either way with no DMA handle: see reg_mr_dmah.c for that.
+ * SROCE_HAVE_REG_MR_DMABUF_ATTRS: the last argument of
+ * ib_device_ops.reg_user_mr_dmabuf is the uverbs attribute bundle (struct
+ * uverbs_attr_bundle *), not the user data (struct ib_udata *).  Changed
+ * in v6.12 ("RDMA: Pass uverbs_attr_bundle as part of '.reg_user_mr_dmabuf'
+ * API").  True as well from v6.17 on, where a DMA handle comes before it
+ * (reg_mr_dmah.c).
  */
+#include <linux/build_bug.h>
 #include <rdma/ib_verbs.h>
 
-static struct ib_mr *sroce_probe_reg_dmabuf(struct ib_pd *pd, u64 offset, u64 length,
-					    u64 iova, int fd, int access,
-					    struct uverbs_attr_bundle *attrs)
-{
-	return NULL;
-}
+struct ib_dmah;
 
-static const struct ib_device_ops sroce_probe_ops __used = {
-	.reg_user_mr_dmabuf = sroce_probe_reg_dmabuf,
-};
+#define sroce_probe_op typeof_member(const struct ib_device_ops, reg_user_mr_dmabuf)
+
+static_assert(__same_type(sroce_probe_op,
+			  struct ib_mr *(*)(struct ib_pd *, u64, u64, u64, int, int,
+					    struct uverbs_attr_bundle *)) ||
+	      __same_type(sroce_probe_op,
+			  struct ib_mr *(*)(struct ib_pd *, u64, u64, u64, int, int,
+					    struct ib_dmah *, struct uverbs_attr_bundle *)));

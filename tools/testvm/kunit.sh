@@ -58,6 +58,16 @@ while IFS=$'\t' read -r suite name _rules; do
 		failed=$((failed + 1))
 	fi
 done <"$out/manifest.tsv"
+# The suites that are not case tables (kunit/compat_kunit.c): every
+# KUNIT_CASE of theirs must have run and passed too.
+for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/compat_kunit.c"); do
+	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
+		passed=$((passed + 1))
+	else
+		echo "kunit-$flavour: FAILED or MISSING: sroce_compat: $name" >&2
+		failed=$((failed + 1))
+	fi
+done
 notok=$(grep -acE '^ *not ok ' "$out/kunit.ktap" || true)
 if [ "$notok" -gt 0 ]; then
 	grep -aE '^ *not ok |# .*(Expected|step)' "$out/kunit.ktap" | head -n 40 >&2

@@ -32,11 +32,7 @@ trees=("$@")
 [ ${#trees[@]} -gt 0 ] || trees=(deb6.1 deb6.12 normal debug past future)
 
 hdrs_of() {	# hdrs_of deb6.1: the headers directory, installed
-	local l
-	l=$("$top/tools/stock-kernels.sh" "$1") || return 1
-	set -- $l
-	"$top/tools/deps.sh" "$4" build-essential >&2 || return 1
-	echo "/usr/src/$4"
+	"$top/tools/stock-kernels.sh" --headers "$1"
 }
 
 # overlay NAME BASE: a copy of Debian headers BASE (its -amd64 directory

@@ -24,13 +24,13 @@ check() {	# check WHAT CMD...
 	if "$@"; then ok "$what"; else bad "$what"; fi
 }
 mapfile -t kernels < <(tools/stock-kernels.sh)
-hdrs=() kvers=()
+kdirs=() kvers=()
 for l in "${kernels[@]}"; do
-	read -r _ kv _ hp <<<"$l"
+	read -r name kv _ _ <<<"$l"
 	kvers+=("$kv")
-	hdrs+=("$hp")
+	kdirs+=("$(tools/stock-kernels.sh --headers "$name")") || { echo "dkms: 0 passed, 1 failed"; exit 1; }
 done
-tools/deps.sh dkms dpkg-dev debhelper dh-dkms build-essential kmod xz-utils zstd "${hdrs[@]}" ||
+tools/deps.sh dkms dpkg-dev debhelper dh-dkms build-essential kmod xz-utils zstd ||
 	{ echo "dkms: 0 passed, 1 failed"; exit 1; }
 ver=$(sed -n '1s/^sroce (\([^)]*\)).*/\1/p' debian/changelog)
 out=$top/build/dkms
@@ -51,7 +51,7 @@ vermagic_is() {	# vermagic_is KO KVER
 
 # 1. make install / uninstall, staged.
 for i in "${!kvers[@]}"; do
-	kv=${kvers[$i]} kdir=/usr/src/${hdrs[$i]}
+	kv=${kvers[$i]} kdir=${kdirs[$i]}
 	src=$out/src-$kv root=$out/root-$kv
 	mkdir -p "$src" "$root"
 	cp -r Kbuild Makefile dkms.conf drivers include kunit debian "$src/"

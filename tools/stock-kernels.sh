@@ -9,9 +9,22 @@
 #            linux-image-...-unsigned is also in the registry
 #
 #   tools/stock-kernels.sh [NAME]    all lines, or NAME's line only
+#   tools/stock-kernels.sh --headers NAME
+#                                    install NAME's headers (linux-headers-*,
+#                                    its -common and linux-kbuild-*) from
+#                                    debs cached in $SROCE_CACHE/debs, like
+#                                    the test kernels' source, and print
+#                                    the headers directory (a KDIR)
 #
 # Reads apt's package lists (apt-get update once if they are empty).
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+headers=0
+if [ "${1:-}" = --headers ]; then
+	headers=1
+	shift
+	[ -n "${1:-}" ] || { echo "usage: $0 --headers NAME" >&2; exit 2; }
+fi
 want=${1:-}
 if ! apt-cache show linux-headers-amd64 >/dev/null 2>&1; then
 	apt-get update -qq >&2
@@ -27,8 +40,34 @@ done
 [ -n "$k61" ] && [ -n "$k612" ] || { echo "stock-kernels: cannot resolve the Debian kernels" >&2; exit 1; }
 lines="deb6.1 $k61 linux-image-$k61-unsigned linux-headers-$k61
 deb6.12 $k612 linux-image-$k612-unsigned linux-headers-$k612"
-if [ -n "$want" ]; then
-	grep "^$want " <<<"$lines" || { echo "stock-kernels: no kernel named $want" >&2; exit 2; }
-else
+if [ -z "$want" ]; then
 	echo "$lines"
+	exit 0
 fi
+line=$(grep "^$want " <<<"$lines") || { echo "stock-kernels: no kernel named $want" >&2; exit 2; }
+if [ $headers = 0 ]; then
+	echo "$line"
+	exit 0
+fi
+read -r _ _ _ hpkg <<<"$line"
+kdir=/usr/src/$hpkg
+if ! dpkg-query -W -f='${Status}' "$hpkg" 2>/dev/null | grep -q 'install ok installed'; then
+	cache=${SROCE_CACHE:-$HOME/.cache/sroce}/debs
+	mkdir -p "$cache"
+	pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+		--no-replaces --no-enhances "$hpkg" | grep -E '^linux-(headers|kbuild)-' | sort -u)
+	debs=()
+	for p in $pkgs; do
+		v=$(apt-cache policy "$p" | sed -n 's/^ *Candidate: //p')
+		d=$(ls "$cache/${p}_${v//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
+		if [ -z "$d" ]; then
+			(cd "$cache" && apt-get download "$p=$v") >&2
+			d=$(ls "$cache/${p}_${v//:/%3a}_"*.deb | head -n1)
+		fi
+		debs+=("$d")
+	done
+	"$top/tools/deps.sh" build-essential >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${debs[@]}" >&2
+fi
+[ -f "$kdir/Makefile" ] || { echo "stock-kernels: $kdir missing after install" >&2; exit 1; }
+echo "$kdir"

@@ -120,7 +120,30 @@ kdir_of() {
 	esac
 }
 
+# warnings LOG: what the build printed besides the probes' summary line
+# and kbuild's note on BTF: every such line is a warning.
+warnings() {
+	grep -v '^probe: ' "$1" | grep -vE '^Skipping BTF generation .* unavailability of vmlinux$'
+}
+
 mkdir -p "$out"
+# The checker itself: a source tree with one W=1 warning added must be
+# caught (against the first tree).
+self=$out/selftest-src
+rm -rf "$self"
+mkdir -p "$self"
+(cd "$top" && cp -r Kbuild Makefile dkms.conf drivers include kunit "$self/")
+rm -f "$self/drivers/sroce/compat/config.h"
+echo 'static int sroce_check_stock_selftest;' >>"$self/drivers/sroce/main.c"
+if kdir=$(kdir_of "${trees[0]}") &&
+	make -s -C "$self" module-for KDIR="$kdir" BUILD="$out/selftest" >"$out/selftest.log" 2>&1 &&
+	warnings "$out/selftest.log" | grep -q 'sroce_check_stock_selftest'; then
+	ok "the warning check catches an unused variable added to main.c"
+else
+	cat "$out/selftest.log"
+	bad "the warning check missed an unused variable added to main.c"
+fi
+
 for t in "${trees[@]}"; do
 	kdir=$(kdir_of "$t") && [ -d "$kdir" ] || { bad "$t: no kernel tree"; continue; }
 	b=$out/$t
@@ -131,10 +154,8 @@ for t in "${trees[@]}"; do
 		bad "$t: sroce.ko does not build against $kdir"
 		continue
 	fi
-	# Everything but the probes' own summary line is a warning.
-	if grep -v '^probe: ' "$log" | grep -vE '^Skipping BTF generation .* unavailability of vmlinux$' |
-		grep -q .; then
-		grep -v '^probe: ' "$log"
+	if warnings "$log" | grep -q .; then
+		warnings "$log"
 		bad "$t: the W=1 build has warnings"
 	else
 		ok "$t: sroce.ko builds at W=1 without a warning ($(modinfo -F vermagic "$b/sroce.ko" | cut -d' ' -f1))"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make test: everything CI runs, on a fresh Debian 12 machine.
 #
-# Installs its packages, builds or reuses the cached test kernels, builds
-# the module, then runs each stage below.  Every stage ends with a line
+# Installs its packages, builds or reuses the cached test kernels, fetches
+# or reuses Debian's stock kernels and headers, builds the module, then
+# runs each stage below.  Every stage ends with a line
 # "<stage>: P passed, F failed"; the run ends with the total, one line,
 # and exits non-zero if anything failed.  Logs: build/logs/<stage>.log.
 set -uo pipefail
@@ -53,6 +54,17 @@ stage pyverbs tools/testvm/pyverbs-test.sh debug
 stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
 	-o build/perftest-debug
 stage compare-smoke tools/compare.sh -s
+# Debian's stock kernels, unpacked from the registry's linux-image
+# packages: VM A runs the kernel's own rdma_rxe, VM B the sroce.ko that
+# DKMS built and installed from the sroce-dkms package (the dkms stage).
+stage dkms tools/dkms-test.sh
+while read -r name kver _; do
+	ko=$top/build/dkms/$kver/sroce.ko
+	stage "device-$name" env SROCE_KO="$ko" tools/testvm/device-test.sh "$name"
+	stage "integrity-$name" env SROCE_KO="$ko" tools/testvm/integrity-test.sh "$name"
+	stage "perftest-$name" tools/compare.sh -n 1 -k "$name" -r sroce -M "$ko" \
+		-f tools/ackrate/perftest-debug.txt -o "build/perftest-$name"
+done < <(tools/stock-kernels.sh)
 stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 
 echo "$total_pass passed, $total_fail failed"

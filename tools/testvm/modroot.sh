@@ -80,8 +80,9 @@ else
 fi
 if [ $# -gt 0 ]; then
 	mkdir -p "$mods/$ver/updates"
-	for m in "$@"; do	# named as the module calls itself: depmod names it by its file
-		cp "$m" "$mods/$ver/updates/$(modinfo -F name "$m").ko"
+	for m in "$@"; do	# named as the module calls itself (depmod names it by its
+		# file), compressed (.ko.xz, from DKMS) or not
+		cp "$m" "$mods/$ver/updates/$(modinfo -F name "$m").ko${m##*.ko}"
 	done
 fi
 depmod -b "$work/root/usr" "$ver"

@@ -117,7 +117,12 @@ check "rdma link add after the second unregister" rdma link add sroce0 type sroc
 
 check "rdma link delete" rdma link delete sroce0
 check "device gone" not test -e /sys/class/infiniband/sroce0
-check "rmmod sroce" rmmod sroce
+# Unload with a device still there: sroce unregisters its own devices
+# (not by driver id: stock rxe shares RDMA_DRIVER_RXE).
+check "rdma link add once more" rdma link add sroce0 type sroce netdev eth0
+check "rmmod sroce with sroce0 still registered" rmmod sroce
+check "sroce0 gone with the module" not test -e /sys/class/infiniband/sroce0
+check "no sroce module left" not grep -q '^sroce ' /proc/modules
 check "stock rdma_rxe loads after sroce is gone" modprobe rdma_rxe
 rmmod rdma_rxe
 if [ -e /sys/kernel/debug/kmemleak ]; then

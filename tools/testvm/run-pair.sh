@@ -68,7 +68,10 @@ normal | debug)
 	get() { sed -n "s/^$1=//p" <<<"$info"; }
 	kernel=$(get STOCK_VMLINUZ) kver=$(get STOCK_KVER) moddir=$(get STOCK_MODULES)
 	kbuild=$(get STOCK_KDIR)
-	if [ $with_sroce = 1 ] && [ -z "$ko" ]; then "$top/tools/deps.sh" "$(get STOCK_HEADERS)" >&2; fi
+	# The headers, installed from the cached debs (tools/stock-kernels.sh).
+	if [ $with_sroce = 1 ] && [ -z "$ko" ]; then
+		kbuild=$("$top/tools/stock-kernels.sh" --headers "$flavour") || exit 2
+	fi
 	tmo=$((tmo + stock_boot)) ;;
 esac
 base=$("$here/mkinitramfs.sh" "$rootfs" | tail -n1)

@@ -127,6 +127,15 @@ warnings() {
 }
 
 mkdir -p "$out"
+# Every probe says what it detects (its macro) and the version that changed it.
+for f in "$top"/drivers/sroce/compat/probes/*.c; do
+	m=SROCE_HAVE_$(basename "$f" .c | tr '[:lower:]' '[:upper:]')
+	if grep -q " \* $m: " "$f" && grep -qE 'v[0-9]+\.[0-9]+' "$f"; then
+		ok "probe $(basename "$f") documents $m and a kernel version"
+	else
+		bad "probe $(basename "$f") does not document $m and the version that changed it"
+	fi
+done
 # The checker itself: a source tree with one W=1 warning added must be
 # caught (against the first tree).
 self=$out/selftest-src

@@ -2,8 +2,8 @@
 /*
  * SROCE_HAVE_CREATE_CQ_ATTRS: ib_device_ops.create_cq takes the uverbs
  * attribute bundle (struct uverbs_attr_bundle *) instead of the user data
- * (struct ib_udata *).  Changed in v6.11 ("RDMA: Pass uverbs_attr_bundle
- * as part of '.create_cq' op").
+ * (struct ib_udata *); the user data is the bundle's driver_udata.
+ * Changed in v6.11.
  */
 #include <rdma/ib_verbs.h>
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SROCE_HAVE_RDMA_LINK_DELLINK: struct rdma_link_ops has a dellink
+ * SROCE_HAVE_LINK_DELLINK: struct rdma_link_ops has a dellink
  * callback, which `rdma link delete` calls before it unregisters the
- * device.  Added after v6.19 ("RDMA/nldev: Add dellink function pointer",
- * linux-rdma, March 2026); no kernel before it has the member.
+ * device.  "RDMA/nldev: Add dellink function pointer" (Zhu Yanjun), whose
+ * v5 was on linux-rdma in March 2026, after v6.19; no kernel that sroce
+ * can be built against here has the member.
  */
 #include <rdma/rdma_netlink.h>
 

@@ -3,9 +3,8 @@
  * SROCE_HAVE_REG_MR_DMABUF_ATTRS: the last argument of
  * ib_device_ops.reg_user_mr_dmabuf is the uverbs attribute bundle (struct
  * uverbs_attr_bundle *), not the user data (struct ib_udata *).  Changed
- * in v6.12 ("RDMA: Pass uverbs_attr_bundle as part of '.reg_user_mr_dmabuf'
- * API").  True as well from v6.17 on, where a DMA handle comes before it
- * (reg_mr_dmah.c).
+ * in v6.12.  True as well from v6.17 on, where a DMA handle comes before
+ * it (reg_mr_dmah.c).
  */
 #include <linux/build_bug.h>
 #include <rdma/ib_verbs.h>

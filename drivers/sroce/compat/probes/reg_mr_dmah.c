@@ -2,8 +2,9 @@
 /*
  * SROCE_HAVE_REG_MR_DMAH: ib_device_ops.reg_user_mr and reg_user_mr_dmabuf
  * take a DMA handle (struct ib_dmah *) before their last argument.  Changed
- * in v6.17 ("RDMA/core: Pass DMA handle to reg_user_mr").  The dmabuf op
- * then takes the attribute bundle too (reg_mr_dmabuf_attrs.c, v6.12).
+ * in v6.17, with the DMA handle objects of the uverbs ioctl interface.  The
+ * dmabuf op then takes the attribute bundle too (reg_mr_dmabuf_attrs.c,
+ * v6.12).
  */
 #include <rdma/ib_verbs.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SROCE_HAVE_TIMER_CONTAINER_OF: timer_container_of() exists.  Added in
- * v6.16 ("timers: Rename from_timer() to timer_container_of()");
- * from_timer() was removed later in the same cycle.
+ * v6.16 (41cb08555c41, "treewide, timers: Rename from_timer() to
+ * timer_container_of()").
  */
 #include <linux/timer.h>
 

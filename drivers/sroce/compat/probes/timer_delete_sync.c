@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SROCE_HAVE_TIMER_DELETE_SYNC: timer_delete_sync() and timer_delete()
- * exist.  Added in v6.2 ("timers: Rename del_timer_sync() to
- * timer_delete_sync()", and del_timer() to timer_delete()); the old names
- * were removed in v6.15.  Also backported to the 6.1 stable series, so a
- * version check would be wrong: Debian's 6.1 kernels have them.
+ * exist.  Added in v6.2, as the new names of del_timer_sync() and
+ * del_timer(); the old names were removed in v6.15.  Also backported to
+ * the 6.1 stable series, so a version check would be wrong: Debian's 6.1
+ * kernels have them.
  */
 #include <linux/timer.h>
 

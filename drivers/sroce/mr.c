@@ -188,35 +188,15 @@ void sroce_mr_put(struct sroce_mr *mr)
 		complete(&mr->released);
 }
 
-/* Copy @len bytes of the MR at @iova to @buf. */
-int sroce_mr_read(struct sroce_mr *mr, u64 iova, void *buf, u32 len)
-{
-	u64 off;
-
-	if (!sroce_mr_covers(mr, iova, len))
-		return -EFAULT;
-
-	off = sroce_mr_offset(mr, iova);
-	while (len) {
-		unsigned int pgoff = off & ~PAGE_MASK;
-		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
-		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
-
-		memcpy(buf, va + pgoff, n);
-		kunmap_local(va);
-		buf += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /*
- * Copy @len bytes of @skb, from @skb_off (relative to skb->data; the
- * bytes may be in its frags), into the MR at @iova.
+ * Copy @len bytes between the MR at @iova and @skb at @skb_off (relative
+ * to skb->data; the bytes may be in its frags): into the MR for receive
+ * placement (SROCE_COPY_TO_MR), out of it for READ response data
+ * (SROCE_COPY_FROM_MR, into room the skb already has).  The one page
+ * walker of both directions.
  */
-int sroce_mr_write_skb(struct sroce_mr *mr, u64 iova, const struct sk_buff *skb,
-		       unsigned int skb_off, u32 len)
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned int skb_off,
+		  u32 len, enum sroce_copy_dir dir)
 {
 	u64 off;
 	int err = 0;
@@ -230,7 +210,10 @@ int sroce_mr_write_skb(struct sroce_mr *mr, u64 iova, const struct sk_buff *skb,
 		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
 		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
 
-		err = skb_copy_bits(skb, skb_off, va + pgoff, n);
+		if (dir == SROCE_COPY_TO_MR)
+			err = skb_copy_bits(skb, skb_off, va + pgoff, n);
+		else
+			err = skb_store_bits(skb, skb_off, va + pgoff, n);
 		kunmap_local(va);
 		skb_off += n;
 		off += n;

@@ -173,7 +173,7 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 }
 
 /* Copy @len bytes of @skb from @data_off into the receive WQE at the current offset. */
-static int sroce_place_recv(struct sroce_qp *qp, const struct sk_buff *skb,
+static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
 			    unsigned int data_off, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
@@ -195,7 +195,7 @@ static int sroce_place_recv(struct sroce_qp *qp, const struct sk_buff *skb,
 				  sge->addr + off, n);
 		if (!mr)
 			return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
-		if (sroce_mr_write_skb(mr, sge->addr + off, skb, data_off, n)) {
+		if (sroce_mr_copy(mr, sge->addr + off, skb, data_off, n, SROCE_COPY_TO_MR)) {
 			sroce_mr_put(mr);
 			return SROCE_EXEC_REM_OP;
 		}
@@ -277,8 +277,8 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 				  resp->write_va, pkt->payload_len);
 		if (!mr)
 			return SROCE_EXEC_REM_ACCESS;		/* C9-124 */
-		err = sroce_mr_write_skb(mr, resp->write_va, skb, pkt->payload_off,
-					 pkt->payload_len);
+		err = sroce_mr_copy(mr, resp->write_va, skb, pkt->payload_off,
+				    pkt->payload_len, SROCE_COPY_TO_MR);
 		sroce_mr_put(mr);
 		if (err)
 			return SROCE_EXEC_REM_ACCESS;

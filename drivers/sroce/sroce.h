@@ -347,9 +347,13 @@ int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
 void sroce_mr_put(struct sroce_mr *mr);
-int sroce_mr_read(struct sroce_mr *mr, u64 iova, void *buf, u32 len);
-int sroce_mr_write_skb(struct sroce_mr *mr, u64 iova, const struct sk_buff *skb,
-		       unsigned int skb_off, u32 len);
+enum sroce_copy_dir {
+	SROCE_COPY_TO_MR,	/* skb -> MR */
+	SROCE_COPY_FROM_MR,	/* MR -> skb */
+};
+
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned int skb_off,
+		  u32 len, enum sroce_copy_dir dir);
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
 		    u64 *orig);
 

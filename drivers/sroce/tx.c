@@ -243,7 +243,8 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr));
 	payload = sroce_put_transport(skb_put(skb, tlen), d, dest_qpn, len, pad);
 	if (len) {
-		err = sroce_mr_read(mr, d->va, payload, len);
+		err = sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
+				    SROCE_COPY_FROM_MR);
 		if (err)
 			goto err_skb;
 	}

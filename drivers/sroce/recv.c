@@ -13,11 +13,9 @@
 #include <net/ipv6.h>
 
 #include <sroce/ib_wire.h>
+#include <sroce/psn.h>
 #include "sroce.h"
 
-#define SROCE_BTH_PAD_MASK 0x3
-#define SROCE_BTH_QPN_MASK 0x00ffffff
-#define SROCE_BTH_PSN_MASK 0x00ffffff
 /* pkey_match() against IB_DEFAULT_PKEY_FULL: any 0x7fff, full or limited. */
 #define SROCE_PKEY_BASE_MASK 0x7fff
 
@@ -102,7 +100,7 @@ static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = bth[offsetof(struct sroce_bth, opcode)];
 	pkt->se = !!(bth[offsetof(struct sroce_bth, flags)] & SROCE_BTH_SE);
-	pkt->psn = apsn & SROCE_BTH_PSN_MASK;
+	pkt->psn = apsn & SROCE_PSN_MASK;
 	pkt->ackreq = !!(apsn & SROCE_BTH_ACKREQ);
 
 	if (info->reth) {

@@ -20,13 +20,10 @@
 #include <net/sock.h>
 
 #include <sroce/ib_wire.h>
+#include <sroce/psn.h>
 #include "sroce.h"
 
 #define SROCE_PKEY_DEFAULT 0xffff
-#define SROCE_BTH_QPN_MASK 0x00ffffff
-#define SROCE_BTH_PSN_MASK 0x00ffffff
-#define SROCE_AETH_MSN_MASK 0x00ffffff
-#define SROCE_AETH_SYNDROME_SHIFT 24
 
 /*
  * The QP's route to av->daddr from av->saddr: from its cache, else looked
@@ -165,7 +162,7 @@ static u8 *sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest_
 	p[offsetof(struct sroce_bth, flags)] = pad << SROCE_BTH_PAD_SHIFT;
 	put_unaligned_be16(SROCE_PKEY_DEFAULT, p + offsetof(struct sroce_bth, pkey));
 	put_unaligned_be32(dest_qpn & SROCE_BTH_QPN_MASK, p + offsetof(struct sroce_bth, qpn));
-	put_unaligned_be32(d->psn & SROCE_BTH_PSN_MASK, p + offsetof(struct sroce_bth, apsn));
+	put_unaligned_be32(d->psn & SROCE_PSN_MASK, p + offsetof(struct sroce_bth, apsn));
 	p += sizeof(struct sroce_bth);
 
 	if (d->has_aeth) {

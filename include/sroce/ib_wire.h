@@ -109,7 +109,11 @@ struct sroce_atmack {
 #define SROCE_BTH_SE 0x80
 #define SROCE_BTH_MIG 0x40
 #define SROCE_BTH_PAD_SHIFT 4
+#define SROCE_BTH_PAD_MASK 0x3
 #define SROCE_BTH_TVER_MASK 0x0f
+#define SROCE_BTH_QPN_MASK 0x00ffffffu	/* DestQP: the low 24 bits of BTH word 1 */
+#define SROCE_AETH_MSN_MASK 0x00ffffffu	/* MSN: the low 24 bits of the AETH */
+#define SROCE_AETH_SYNDROME_SHIFT 24
 
 SROCE_STATIC_ASSERT(sizeof(struct sroce_bth) == 12, "BTH is 12 bytes");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_aeth) == 4, "AETH is 4 bytes");

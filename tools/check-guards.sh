@@ -14,6 +14,8 @@ probe() {
 	cp -r "$top"/{Kbuild,drivers,include,kunit} "$dir/"
 	printf '%s\n' "$code" >"$dir/drivers/sroce/core/probe.cc"
 	sed -i 's|drivers/sroce/core/abi.o|drivers/sroce/core/abi.o drivers/sroce/core/probe.o|' "$dir/Kbuild"
+	# The kernel API probes, as the Makefile runs them before kbuild.
+	"$dir/drivers/sroce/compat/probe.sh" "$kdir" "$dir/drivers/sroce/compat/config.h" 2>/dev/null
 	if make -C "$kdir" M="$dir" modules >"$dir/log" 2>&1; then
 		echo "check-guards: FAIL: $name built" >&2
 		rm -rf "$dir"

@@ -11,7 +11,8 @@
  *   RCU grace period and for the last reference before tearing down,
  *   because the core frees the QP as soon as destroy returns.
  * - qp->state_lock covers qp->state and every attribute modify_qp stores;
- *   readers outside modify_qp take it too.
+ *   readers outside modify_qp take it too.  qp.c is the only writer of
+ *   qp->state: modify_qp, and sroce_qp_error() for the engines.
  * - qp->modify_lock serialises modify_qp calls on the QP (uverbs holds
  *   only a shared lock on it), so a transition is checked against the
  *   state it is applied to; the responder hooks run under it, outside the
@@ -296,6 +297,27 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
 		qp->av.sport = rdma_get_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 						  qp->dest_qpn);
+}
+
+/*
+ * Move the QP to Error from inside, for an engine that hit a fatal error
+ * (the responder, in its worker): flush the RQ (the SQ holds nothing
+ * sroce consumed: there is no requester yet) and raise @event.
+ */
+void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = event,
+	};
+
+	spin_lock_bh(&qp->state_lock);
+	qp->state = IB_QPS_ERR;
+	spin_unlock_bh(&qp->state_lock);
+	sroce_resp_flush_rq(qp);
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
 /*

@@ -356,7 +356,7 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
  * worth: the user can keep producing while this runs.  An SRQ keeps its
  * WQEs for the other QPs.
  */
-static void sroce_resp_flush_rq(struct sroce_qp *qp)
+void sroce_resp_flush_rq(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
 	u32 n = qp->rq.index_mask;
@@ -374,21 +374,11 @@ static void sroce_resp_flush_rq(struct sroce_qp *qp)
 	}
 }
 
+/* The core moved the QP to Error under @rule: an access error or a fatal one. */
 static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 {
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = rule == SROCE_RULE_C9_124 || rule == SROCE_RULE_C9_100 ?
-			 IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL,
-	};
-
-	spin_lock_bh(&qp->state_lock);
-	qp->state = IB_QPS_ERR;
-	spin_unlock_bh(&qp->state_lock);
-	sroce_resp_flush_rq(qp);
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	sroce_qp_error(qp, rule == SROCE_RULE_C9_124 || rule == SROCE_RULE_C9_100 ?
+		       IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL);
 }
 
 /*

@@ -367,6 +367,7 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
+void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
 void sroce_qp_put(struct sroce_qp *qp);
 
 /* srq.c */
@@ -395,6 +396,7 @@ extern struct workqueue_struct *sroce_wq;
 int sroce_resp_create(struct sroce_qp *qp);
 int sroce_resp_ready(struct sroce_qp *qp);	/* the QP entered RTR: (re)initialise the core */
 void sroce_resp_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: drain, flush */
+void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);
 /* takes ownership of @skb and of the QP reference in it */
 void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);

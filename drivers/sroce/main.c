@@ -14,6 +14,7 @@ static int __init sroce_init(void)
 {
 	int err;
 
+	sroce_recv_init();
 	sroce_wq = alloc_workqueue("sroce", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	if (!sroce_wq)
 		return -ENOMEM;

@@ -28,8 +28,9 @@
 #define IETH_LEN sizeof(__be32)
 
 /*
- * What an opcode carries (IBA Table 35 and 9.3).  Offsets are from the
- * start of the BTH; 0 means the header is absent.
+ * What an opcode carries (IBA Table 35 and 9.3), derived at load from the
+ * one opcode list (SROCE_RC_OPCODES) by sroce_recv_init().  Offsets are
+ * from the start of the BTH; 0 means the header is absent.
  */
 struct sroce_opinfo {
 	u8 len;		/* BTH and extension headers; 0: not an RC opcode */
@@ -40,33 +41,52 @@ struct sroce_opinfo {
 	bool response;	/* for the requester, which sroce does not have */
 };
 
-static const struct sroce_opinfo sroce_opinfo[U8_MAX + 1] = {
-	[SROCE_OP_SEND_FIRST]		= { .len = BTH_LEN },
-	[SROCE_OP_SEND_MIDDLE]		= { .len = BTH_LEN },
-	[SROCE_OP_SEND_LAST]		= { .len = BTH_LEN },
-	[SROCE_OP_SEND_LAST_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
-	[SROCE_OP_SEND_ONLY]		= { .len = BTH_LEN },
-	[SROCE_OP_SEND_ONLY_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
-	[SROCE_OP_WRITE_FIRST]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
-	[SROCE_OP_WRITE_MIDDLE]		= { .len = BTH_LEN },
-	[SROCE_OP_WRITE_LAST]		= { .len = BTH_LEN },
-	[SROCE_OP_WRITE_LAST_IMM]	= { .len = BTH_LEN + IMMDT_LEN, .immdt = BTH_LEN },
-	[SROCE_OP_WRITE_ONLY]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
-	[SROCE_OP_WRITE_ONLY_IMM]	= { .len = BTH_LEN + RETH_LEN + IMMDT_LEN,
-					    .reth = BTH_LEN, .immdt = BTH_LEN + RETH_LEN },
-	[SROCE_OP_READ_REQUEST]		= { .len = BTH_LEN + RETH_LEN, .reth = BTH_LEN },
-	[SROCE_OP_READ_RESP_FIRST]	= { .len = BTH_LEN + AETH_LEN, .response = true },
-	[SROCE_OP_READ_RESP_MIDDLE]	= { .len = BTH_LEN, .response = true },
-	[SROCE_OP_READ_RESP_LAST]	= { .len = BTH_LEN + AETH_LEN, .response = true },
-	[SROCE_OP_READ_RESP_ONLY]	= { .len = BTH_LEN + AETH_LEN, .response = true },
-	[SROCE_OP_ACKNOWLEDGE]		= { .len = BTH_LEN + AETH_LEN, .response = true },
-	[SROCE_OP_ATOMIC_ACKNOWLEDGE]	= { .len = BTH_LEN + AETH_LEN + ATMACK_LEN,
-					    .response = true },
-	[SROCE_OP_CMP_SWAP]		= { .len = BTH_LEN + ATMETH_LEN, .atmeth = BTH_LEN },
-	[SROCE_OP_FETCH_ADD]		= { .len = BTH_LEN + ATMETH_LEN, .atmeth = BTH_LEN },
-	[SROCE_OP_SEND_LAST_INV]	= { .len = BTH_LEN + IETH_LEN, .ieth = BTH_LEN },
-	[SROCE_OP_SEND_ONLY_INV]	= { .len = BTH_LEN + IETH_LEN, .ieth = BTH_LEN },
+static struct sroce_opinfo sroce_opinfo[U8_MAX + 1] __ro_after_init;
+
+struct sroce_opdef {
+	u8 opcode;
+	u8 kind;	/* enum sroce_op_kind */
+	u8 hdrs;	/* SROCE_HDR_* */
 };
+
+#define SROCE_OPDEF(op, kind, first, last, wqe, hdrs) \
+	{ SROCE_OP_##op, SROCE_OPK_##kind, hdrs },
+static const struct sroce_opdef sroce_opdefs[] __initconst = {
+	SROCE_RC_OPCODES(SROCE_OPDEF)
+};
+
+/* Place @len bytes of header @h after what @info already holds. */
+static u8 __init sroce_opinfo_add(struct sroce_opinfo *info, u8 hdrs, u8 h, u8 len)
+{
+	u8 at = info->len;
+
+	if (!(hdrs & h))
+		return 0;
+	info->len += len;
+	return at;
+}
+
+/* The extension headers follow the BTH as RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH. */
+void __init sroce_recv_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sroce_opdefs); i++) {
+		const struct sroce_opdef *d = &sroce_opdefs[i];
+		struct sroce_opinfo *info = &sroce_opinfo[d->opcode];
+
+		if (d->kind == SROCE_OPK_RESERVED)
+			continue;
+		info->len = BTH_LEN;
+		info->reth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_RETH, RETH_LEN);
+		info->atmeth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_ATMETH, ATMETH_LEN);
+		sroce_opinfo_add(info, d->hdrs, SROCE_HDR_AETH, AETH_LEN);
+		sroce_opinfo_add(info, d->hdrs, SROCE_HDR_ATMACK, ATMACK_LEN);
+		info->immdt = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_IMMDT, IMMDT_LEN);
+		info->ieth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_IETH, IETH_LEN);
+		info->response = d->kind == SROCE_OPK_RESPONSE;
+	}
+}
 
 /* The packet's IP source and destination are the QP's path, reversed. */
 static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)

@@ -36,11 +36,66 @@ enum sroce_rc_opcode {
 	SROCE_OP_ATOMIC_ACKNOWLEDGE = 0x12,
 	SROCE_OP_CMP_SWAP = 0x13,
 	SROCE_OP_FETCH_ADD = 0x14,
-	/* 0x15 is reserved */
+	SROCE_OP_RESERVED_15 = 0x15,	/* reserved */
 	SROCE_OP_SEND_LAST_INV = 0x16,
 	SROCE_OP_SEND_ONLY_INV = 0x17,
 	SROCE_OP_RC_COUNT = 0x18, /* first value past the RC table */
 };
+
+/* What an RC opcode is: a request of one of four kinds, a response, or reserved. */
+enum sroce_op_kind {
+	SROCE_OPK_SEND,
+	SROCE_OPK_WRITE,
+	SROCE_OPK_READ,
+	SROCE_OPK_ATOMIC,
+	SROCE_OPK_RESPONSE,
+	SROCE_OPK_RESERVED,
+};
+
+/* The extension headers an opcode carries after the BTH (IBA 9.3). */
+#define SROCE_HDR_RETH 0x01
+#define SROCE_HDR_AETH 0x02
+#define SROCE_HDR_ATMETH 0x04
+#define SROCE_HDR_ATMACK 0x08
+#define SROCE_HDR_IMMDT 0x10
+#define SROCE_HDR_IETH 0x20
+
+/*
+ * Every RC opcode once, in opcode order (IBA Table 35; headers 9.3-9.4):
+ *
+ *   X(OP, KIND, FIRST, LAST, WQE, HDRS)
+ *
+ * OP names SROCE_OP_OP; KIND SROCE_OPK_KIND; FIRST/LAST: starts/ends a
+ * message (Only is both); WQE: consumes a receive WQE at the responder
+ * (SEND First/Only, WRITE with immediate Last/Only); HDRS: SROCE_HDR_*.
+ * The receive path takes header lengths and offsets from it, the core
+ * its meaning: one table for both.
+ */
+#define SROCE_RC_OPCODES(X)							\
+	X(SEND_FIRST,		SEND,		1, 0, 1, 0)			\
+	X(SEND_MIDDLE,		SEND,		0, 0, 0, 0)			\
+	X(SEND_LAST,		SEND,		0, 1, 0, 0)			\
+	X(SEND_LAST_IMM,	SEND,		0, 1, 0, SROCE_HDR_IMMDT)	\
+	X(SEND_ONLY,		SEND,		1, 1, 1, 0)			\
+	X(SEND_ONLY_IMM,	SEND,		1, 1, 1, SROCE_HDR_IMMDT)	\
+	X(WRITE_FIRST,		WRITE,		1, 0, 0, SROCE_HDR_RETH)	\
+	X(WRITE_MIDDLE,		WRITE,		0, 0, 0, 0)			\
+	X(WRITE_LAST,		WRITE,		0, 1, 0, 0)			\
+	X(WRITE_LAST_IMM,	WRITE,		0, 1, 1, SROCE_HDR_IMMDT)	\
+	X(WRITE_ONLY,		WRITE,		1, 1, 0, SROCE_HDR_RETH)	\
+	X(WRITE_ONLY_IMM,	WRITE,		1, 1, 1, SROCE_HDR_RETH | SROCE_HDR_IMMDT) \
+	X(READ_REQUEST,		READ,		1, 1, 0, SROCE_HDR_RETH)	\
+	X(READ_RESP_FIRST,	RESPONSE,	0, 0, 0, SROCE_HDR_AETH)	\
+	X(READ_RESP_MIDDLE,	RESPONSE,	0, 0, 0, 0)			\
+	X(READ_RESP_LAST,	RESPONSE,	0, 0, 0, SROCE_HDR_AETH)	\
+	X(READ_RESP_ONLY,	RESPONSE,	0, 0, 0, SROCE_HDR_AETH)	\
+	X(ACKNOWLEDGE,		RESPONSE,	0, 0, 0, SROCE_HDR_AETH)	\
+	X(ATOMIC_ACKNOWLEDGE,	RESPONSE,	0, 0, 0, SROCE_HDR_AETH | SROCE_HDR_ATMACK) \
+	X(CMP_SWAP,		ATOMIC,		1, 1, 0, SROCE_HDR_ATMETH)	\
+	X(FETCH_ADD,		ATOMIC,		1, 1, 0, SROCE_HDR_ATMETH)	\
+	X(RESERVED_15,		RESERVED,	1, 1, 0, 0)			\
+	X(SEND_LAST_INV,	SEND,		0, 1, 0, SROCE_HDR_IETH)	\
+	X(SEND_ONLY_INV,	SEND,		1, 1, 1, SROCE_HDR_IETH)
 
 /* AETH syndrome (IBA 9.7.5.2, Tables 43/44): bit 7 reserved, 6:5 kind. */
 enum sroce_aeth_kind {

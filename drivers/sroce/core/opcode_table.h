@@ -49,32 +49,24 @@ constexpr OpInfo Row(uint8_t opcode, OpClass cls, bool first, bool last, bool ne
   return OpInfo{opcode, cls, first, last, needs_wqe, seq_ok, after, sw};
 }
 
-constexpr OpInfo kOpTable[SROCE_OP_RC_COUNT] = {
-    Row(SROCE_OP_SEND_FIRST, OpClass::kSend, true, false, true),
-    Row(SROCE_OP_SEND_MIDDLE, OpClass::kSend, false, false, false),
-    Row(SROCE_OP_SEND_LAST, OpClass::kSend, false, true, false),
-    Row(SROCE_OP_SEND_LAST_IMM, OpClass::kSend, false, true, false),
-    Row(SROCE_OP_SEND_ONLY, OpClass::kSend, true, true, true),
-    Row(SROCE_OP_SEND_ONLY_IMM, OpClass::kSend, true, true, true),
-    Row(SROCE_OP_WRITE_FIRST, OpClass::kWrite, true, false, false),
-    Row(SROCE_OP_WRITE_MIDDLE, OpClass::kWrite, false, false, false),
-    Row(SROCE_OP_WRITE_LAST, OpClass::kWrite, false, true, false),
-    Row(SROCE_OP_WRITE_LAST_IMM, OpClass::kWrite, false, true, true),
-    Row(SROCE_OP_WRITE_ONLY, OpClass::kWrite, true, true, false),
-    Row(SROCE_OP_WRITE_ONLY_IMM, OpClass::kWrite, true, true, true),
-    Row(SROCE_OP_READ_REQUEST, OpClass::kRead, true, true, false),
-    Row(SROCE_OP_READ_RESP_FIRST, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_READ_RESP_MIDDLE, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_READ_RESP_LAST, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_READ_RESP_ONLY, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_ACKNOWLEDGE, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_ATOMIC_ACKNOWLEDGE, OpClass::kNotForResponder, false, false, false),
-    Row(SROCE_OP_CMP_SWAP, OpClass::kAtomic, true, true, false),
-    Row(SROCE_OP_FETCH_ADD, OpClass::kAtomic, true, true, false),
-    Row(0x15, OpClass::kReserved, true, true, false),
-    Row(SROCE_OP_SEND_LAST_INV, OpClass::kSend, false, true, false),
-    Row(SROCE_OP_SEND_ONLY_INV, OpClass::kSend, true, true, true),
-};
+constexpr OpClass ClassOf(sroce_op_kind kind) {
+  switch (kind) {
+    case SROCE_OPK_SEND: return OpClass::kSend;
+    case SROCE_OPK_WRITE: return OpClass::kWrite;
+    case SROCE_OPK_READ: return OpClass::kRead;
+    case SROCE_OPK_ATOMIC: return OpClass::kAtomic;
+    case SROCE_OPK_RESERVED: return OpClass::kReserved;
+    case SROCE_OPK_RESPONSE: break;
+  }
+  return OpClass::kNotForResponder;
+}
+
+// The rows come from the opcode list the receive path uses too
+// (SROCE_RC_OPCODES in include/sroce/ib_wire.h).
+#define SROCE_OP_ROW(op, kind, first, last, wqe, hdrs) \
+  Row(SROCE_OP_##op, ClassOf(SROCE_OPK_##kind), first, last, wqe),
+constexpr OpInfo kOpTable[SROCE_OP_RC_COUNT] = {SROCE_RC_OPCODES(SROCE_OP_ROW)};
+#undef SROCE_OP_ROW
 
 constexpr bool OpTableInOrder() {
   for (unsigned i = 0; i < SROCE_OP_RC_COUNT; i++)

@@ -9,12 +9,13 @@
 #include <rdma/rdma_netlink.h>
 
 #include "sroce.h"
+#include "wire.h"
 
 static int __init sroce_init(void)
 {
 	int err;
 
-	sroce_recv_init();
+	sroce_wire_init();
 	sroce_wq = alloc_workqueue("sroce", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	if (!sroce_wq)
 		return -ENOMEM;

@@ -4,6 +4,7 @@
  * packet is checked in a fixed order (lengths, BTH, opcode, pad, ICRC,
  * destination QP, its type, state and path), parsed into struct sroce_pkt
  * and handed to the responder; any failure drops it under a named reason.
+ * What each opcode carries comes from the wire layer (wire.h).
  * sroce has no requester yet, so responses are dropped too.
  */
 #include <linux/ip.h>
@@ -15,78 +16,10 @@
 #include <sroce/ib_wire.h>
 #include <sroce/psn.h>
 #include "sroce.h"
+#include "wire.h"
 
 /* pkey_match() against IB_DEFAULT_PKEY_FULL: any 0x7fff, full or limited. */
 #define SROCE_PKEY_BASE_MASK 0x7fff
-
-#define BTH_LEN sizeof(struct sroce_bth)
-#define RETH_LEN sizeof(struct sroce_reth)
-#define AETH_LEN sizeof(struct sroce_aeth)
-#define ATMETH_LEN sizeof(struct sroce_atmeth)
-#define ATMACK_LEN sizeof(struct sroce_atmack)
-#define IMMDT_LEN sizeof(__be32)
-#define IETH_LEN sizeof(__be32)
-
-/*
- * What an opcode carries (IBA Table 35 and 9.3), derived at load from the
- * one opcode list (SROCE_RC_OPCODES) by sroce_recv_init().  Offsets are
- * from the start of the BTH; 0 means the header is absent.
- */
-struct sroce_opinfo {
-	u8 len;		/* BTH and extension headers; 0: not an RC opcode */
-	u8 reth;
-	u8 atmeth;
-	u8 immdt;
-	u8 ieth;
-	bool response;	/* for the requester, which sroce does not have */
-};
-
-static struct sroce_opinfo sroce_opinfo[U8_MAX + 1] __ro_after_init;
-
-struct sroce_opdef {
-	u8 opcode;
-	u8 kind;	/* enum sroce_op_kind */
-	u8 hdrs;	/* SROCE_HDR_* */
-};
-
-#define SROCE_OPDEF(op, kind, first, last, wqe, hdrs) \
-	{ SROCE_OP_##op, SROCE_OPK_##kind, hdrs },
-static const struct sroce_opdef sroce_opdefs[] __initconst = {
-	SROCE_RC_OPCODES(SROCE_OPDEF)
-};
-
-/* Place @len bytes of header @h after what @info already holds. */
-static u8 __init sroce_opinfo_add(struct sroce_opinfo *info, u8 hdrs, u8 h, u8 len)
-{
-	u8 at = info->len;
-
-	if (!(hdrs & h))
-		return 0;
-	info->len += len;
-	return at;
-}
-
-/* The extension headers follow the BTH as RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH. */
-void __init sroce_recv_init(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sroce_opdefs); i++) {
-		const struct sroce_opdef *d = &sroce_opdefs[i];
-		struct sroce_opinfo *info = &sroce_opinfo[d->opcode];
-
-		if (d->kind == SROCE_OPK_RESERVED)
-			continue;
-		info->len = BTH_LEN;
-		info->reth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_RETH, RETH_LEN);
-		info->atmeth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_ATMETH, ATMETH_LEN);
-		sroce_opinfo_add(info, d->hdrs, SROCE_HDR_AETH, AETH_LEN);
-		sroce_opinfo_add(info, d->hdrs, SROCE_HDR_ATMACK, ATMACK_LEN);
-		info->immdt = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_IMMDT, IMMDT_LEN);
-		info->ieth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_IETH, IETH_LEN);
-		info->response = d->kind == SROCE_OPK_RESPONSE;
-	}
-}
 
 /* The packet's IP source and destination are the QP's path, reversed. */
 static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)
@@ -177,16 +110,16 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 	sroce_count(sdev, SROCE_CNT_RX_PACKETS);
 
 	/* pskb_may_pull() also fails without memory: the headers cannot be read. */
-	if (skb->len < sizeof(struct udphdr) + BTH_LEN + SROCE_ICRC_SIZE ||
-	    !pskb_may_pull(skb, sizeof(struct udphdr) + BTH_LEN)) {
+	if (skb->len < sizeof(struct udphdr) + SROCE_BTH_LEN + SROCE_ICRC_SIZE ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + SROCE_BTH_LEN)) {
 		why = SROCE_RX_DROP_TOO_SHORT;
 		goto drop;
 	}
 	__skb_pull(skb, sizeof(struct udphdr));
 
 	/* Unknown opcodes have no entry: check their length as BTH-only. */
-	info = &sroce_opinfo[skb->data[offsetof(struct sroce_bth, opcode)]];
-	hdr_len = info->len ?: BTH_LEN;
+	info = sroce_opinfo(skb->data[offsetof(struct sroce_bth, opcode)]);
+	hdr_len = info->len ?: SROCE_BTH_LEN;
 	if (skb->len < hdr_len + SROCE_ICRC_SIZE || !pskb_may_pull(skb, hdr_len)) {
 		why = SROCE_RX_DROP_TOO_SHORT;
 		goto drop;

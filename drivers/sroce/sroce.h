@@ -380,7 +380,6 @@ int sroce_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 void sroce_srq_event(struct sroce_srq *srq, enum ib_event_type type);
 
 /* recv.c: called by the UDP tunnel for every datagram (owns the skb) */
-void sroce_recv_init(void);
 void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
 
 /* icrc.c */

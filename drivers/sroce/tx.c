@@ -3,7 +3,8 @@
  * Transmit one response packet (ACK, NAK, RNR NAK, READ response, ATOMIC
  * ACK) from a descriptor the responder core handed out.  The packet is
  * built as stock rdma_rxe builds it (rxe_net.c): IPv4 or IPv6 + UDP with
- * a zero checksum + BTH [+ AETH] [+ AtomicAckETH] + payload + pad + ICRC,
+ * a zero checksum + BTH [+ AETH] [+ AtomicAckETH] (sroce_put_headers(),
+ * wire.c, from the opcode's headers) + payload + pad + ICRC,
  * routed in init_net pinned to the device's netdev and sent through the
  * IP stack, which adds the link-layer header.  Each QP caches its route
  * (struct dst_cache, as tunnels do); modify_qp with a new AV resets it.
@@ -22,8 +23,7 @@
 #include <sroce/ib_wire.h>
 #include <sroce/psn.h>
 #include "sroce.h"
-
-#define SROCE_PKEY_DEFAULT 0xffff
+#include "wire.h"
 
 /*
  * The QP's route to av->daddr from av->saddr: from its cache, else looked
@@ -150,34 +150,6 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
 	ip6h->daddr = av->daddr.in6.sin6_addr;
 }
 
-/*
- * BTH, AETH, AtomicAckETH and zero pad around @len bytes of payload;
- * returns where the payload goes.
- */
-static u8 *sroce_put_transport(u8 *p, const struct sroce_resp_desc *d, u32 dest_qpn,
-			       u32 len, unsigned int pad)
-{
-	p[offsetof(struct sroce_bth, opcode)] = d->opcode;
-	/* SE, MigReq, AckReq and TVer are 0 in a response. */
-	p[offsetof(struct sroce_bth, flags)] = pad << SROCE_BTH_PAD_SHIFT;
-	put_unaligned_be16(SROCE_PKEY_DEFAULT, p + offsetof(struct sroce_bth, pkey));
-	put_unaligned_be32(dest_qpn & SROCE_BTH_QPN_MASK, p + offsetof(struct sroce_bth, qpn));
-	put_unaligned_be32(d->psn & SROCE_PSN_MASK, p + offsetof(struct sroce_bth, apsn));
-	p += sizeof(struct sroce_bth);
-
-	if (d->has_aeth) {
-		put_unaligned_be32((u32)d->syndrome << SROCE_AETH_SYNDROME_SHIFT |
-				   (d->msn & SROCE_AETH_MSN_MASK), p);
-		p += sizeof(struct sroce_aeth);
-	}
-	if (d->opcode == SROCE_OP_ATOMIC_ACKNOWLEDGE) {
-		put_unaligned_be64(d->atomic_orig, p);
-		p += sizeof(struct sroce_atmack);
-	}
-	memset(p + len, 0, pad);
-	return p;
-}
-
 /**
  * sroce_tx_response() - build and send one response packet.
  * @qp: the responding QP
@@ -198,6 +170,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	struct dst_entry *dst;
 	struct sk_buff *skb;
 	struct socket *sock;
+	struct sroce_hdrs hdrs;
 	struct sroce_av av;
 	u8 *payload;
 	struct net *net;
@@ -225,11 +198,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	}
 
 	ip_len = ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
-	tlen = sizeof(struct sroce_bth) + len + pad + SROCE_ICRC_SIZE;
-	if (d->has_aeth)
-		tlen += sizeof(struct sroce_aeth);
-	if (d->opcode == SROCE_OP_ATOMIC_ACKNOWLEDGE)
-		tlen += sizeof(struct sroce_atmack);
+	tlen = sroce_opinfo(d->opcode)->len + len + pad + SROCE_ICRC_SIZE;
 
 	skb = alloc_skb(LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr) + tlen,
 			GFP_ATOMIC);
@@ -238,7 +207,19 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		goto err_dst;
 	}
 	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr));
-	payload = sroce_put_transport(skb_put(skb, tlen), d, dest_qpn, len, pad);
+	/* SE, MigReq, AckReq and TVer are 0 in a response. */
+	hdrs = (struct sroce_hdrs){
+		.opcode = d->opcode,
+		.pad = pad,
+		.pkey = SROCE_PKEY_DEFAULT,
+		.dest_qpn = dest_qpn,
+		.psn = d->psn,
+		.syndrome = d->syndrome,
+		.msn = d->msn,
+		.atomic_orig = d->atomic_orig,
+	};
+	payload = sroce_put_headers(skb_put(skb, tlen), &hdrs);
+	memset(payload + len, 0, pad);
 	if (len) {
 		err = sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
 				    SROCE_COPY_FROM_MR);

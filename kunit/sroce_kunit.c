@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../drivers/sroce/compat.h"
 #include "cases/case.h"
 #include "cases/walk.h"
 #include "cases/coalesce.h"
@@ -20,7 +21,7 @@
 #include "cases/credits.h"
 #include "cases/encoding.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+SROCE_IMPORT_NS_KUNIT();
 
 static void kunit_check(void *ctx, const char *what, u32 step, u64 expected, u64 actual)
 {

@@ -8,8 +8,9 @@
 # both directions with two synthetic trees, symlink copies of Debian's
 # headers with a few headers rewritten: "past" (6.1 before the stable
 # backport of timer_delete_sync) and "future" (6.12 plus the upstream
-# changes after it: the DMA handle of v6.17, timer_container_of of v6.16,
-# rdma_link_ops.dellink); sroce must build against both as well.
+# changes after it: the string-literal MODULE_IMPORT_NS of v6.13, the DMA
+# handle of v6.17, timer_container_of of v6.16, rdma_link_ops.dellink);
+# sroce must build against both as well.
 #   tools/check-stock-build.sh [TREE...]     default: all six
 # Prints "stock-build: P passed, F failed".
 set -uo pipefail
@@ -21,11 +22,11 @@ bad() { echo "stock-build: FAIL: $*"; fail=$((fail + 1)); }
 
 # What each tree has.
 declare -A expect=(
-	[deb6.1]="TIMER_DELETE_SYNC"
-	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS TIMER_DELETE_SYNC"
-	[normal]="TIMER_DELETE_SYNC"
-	[debug]="TIMER_DELETE_SYNC"
-	[past]=""
+	[deb6.1]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
+	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H MODULE_IMPORT_NS_IDENT REG_MR_DMABUF_ATTRS TIMER_DELETE_SYNC"
+	[normal]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
+	[debug]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
+	[past]="MODULE_IMPORT_NS_IDENT"
 	[future]="CREATE_CQ_ATTRS LINK_DELLINK LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS REG_MR_DMAH TIMER_CONTAINER_OF TIMER_DELETE_SYNC"
 )
 trees=("$@")
@@ -103,6 +104,10 @@ PY
 	edit "$k" rdma/rdma_netlink.h <<'PY' || return 1
 rep("	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n",
     "	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n	int (*dellink)(struct ib_device *dev);\n")
+PY
+	edit "$k" linux/module.h <<'PY' || return 1
+rep("#define MODULE_IMPORT_NS(ns)	MODULE_INFO(import_ns, __stringify(ns))",
+    "#define MODULE_IMPORT_NS(ns)	MODULE_INFO(import_ns, ns)")
 PY
 	edit "$k" linux/timer.h <<'PY' || return 1
 rep("#define from_timer(", "#define timer_container_of(var, callback_timer, timer_fieldname) \\\n\tcontainer_of(callback_timer, typeof(*var), timer_fieldname)\n\n#define from_timer(")

@@ -92,6 +92,16 @@ static inline int timer_delete(struct timer_list *timer)
 #endif
 
 /*
+ * Importing the namespace of KUnit-only exports (EXPORT_SYMBOL_IF_KUNIT):
+ * a string literal from v6.13, a bare identifier before.
+ */
+#ifdef SROCE_HAVE_MODULE_IMPORT_NS_IDENT
+#define SROCE_IMPORT_NS_KUNIT() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#else
+#define SROCE_IMPORT_NS_KUNIT() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#endif
+
+/*
  * rdma_link_ops.dellink (SROCE_HAVE_LINK_DELLINK, after v6.19): `rdma link
  * delete` calls it before it unregisters the device, so that a link type
  * can undo what its newlink set up beyond the device.  sroce sets nothing

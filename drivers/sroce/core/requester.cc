@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The RC requester: which request packet goes next, with which opcode,
+// PSN, headers and AckReq, and when none may go.  Rule tags are IBA Vol 1
+// sections (enum sroce_sq_rule).
+#include "send_queue.h"
+
+#include "enforce.h"
+
+namespace sroce {
+namespace {
+
+constexpr uint32_t kMaxWindow = SROCE_PSN_HALF - 1;
+
+uint32_t ValidPmtu(uint32_t pmtu) {
+  uint32_t m = 4096;
+  while (m > 256 && m > pmtu) m >>= 1;
+  return m;
+}
+
+// Opcodes of a message by position (9.7.2; Table 35).
+struct Opcodes {
+  uint8_t first, middle, last, only;
+};
+
+constexpr Opcodes kSend = {SROCE_OP_SEND_FIRST, SROCE_OP_SEND_MIDDLE, SROCE_OP_SEND_LAST,
+                           SROCE_OP_SEND_ONLY};
+constexpr Opcodes kSendImm = {SROCE_OP_SEND_FIRST, SROCE_OP_SEND_MIDDLE, SROCE_OP_SEND_LAST_IMM,
+                              SROCE_OP_SEND_ONLY_IMM};
+constexpr Opcodes kWrite = {SROCE_OP_WRITE_FIRST, SROCE_OP_WRITE_MIDDLE, SROCE_OP_WRITE_LAST,
+                            SROCE_OP_WRITE_ONLY};
+constexpr Opcodes kWriteImm = {SROCE_OP_WRITE_FIRST, SROCE_OP_WRITE_MIDDLE,
+                               SROCE_OP_WRITE_LAST_IMM, SROCE_OP_WRITE_ONLY_IMM};
+
+const Opcodes& OpcodesOf(uint8_t op) {
+  switch (op) {
+    case SROCE_WR_SEND_IMM:
+      return kSendImm;
+    case SROCE_WR_WRITE:
+      return kWrite;
+    case SROCE_WR_WRITE_IMM:
+      return kWriteImm;
+    default:
+      return kSend;
+  }
+}
+
+}  // namespace
+
+void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslots) {
+  params_ = p;
+  params_.psn &= SROCE_PSN_MASK;
+  params_.retry_cnt &= 7;
+  params_.rnr_retry &= 7;
+  params_.timeout &= 31;
+  stats_ = sroce_sq_stats{};
+  ring_ = ring;
+  nslots_ = 1;
+  while (nslots_ <= nslots / 2) nslots_ <<= 1;
+  if (!ring) nslots_ = 0;
+  mask_ = nslots_ ? nslots_ - 1 : 0;
+  pmtu_ = ValidPmtu(p.pmtu);
+  window_ = p.window == 0 ? 1 : p.window > kMaxWindow ? kMaxWindow : p.window;
+  prod_ = retire_ = una_ = sent_ = 0;
+  cur_ = Cursor{0, params_.psn, 0};
+  next_psn_ = params_.psn;
+  acked_psn_ = sroce_psn_add(params_.psn, SROCE_PSN_MASK);  // psn - 1
+  rd_outstanding_ = 0;
+  next_ssn_ = 1;
+  lsn_ = 0;
+  credits_unlimited_ = false;
+  since_ackreq_ = 0;
+  retry_left_ = params_.retry_cnt;
+  rnr_left_ = params_.rnr_retry;
+  rnr_psn_ = 0;
+  rnr_code_ = 0;
+  rnr_wait_ = false;
+  timer_running_ = false;
+  retry_psn_ = 0;
+  retry_valid_ = false;
+  draining_ = false;
+  error_ = false;
+  stopped_ = false;
+  placing_ = false;
+  place_opcode_ = 0;
+  place_pos_ = 0;
+  place_psn_ = 0;
+  undo_ = ReqSnapshot{};
+  undo_valid_ = false;
+}
+
+uint32_t SendQueue::Post(uint32_t n) {
+  uint32_t room = Room();
+  if (n > room) n = room;
+  for (uint32_t i = 0; i < n; i++) {
+    sroce_sq_wqe& w = At(prod_ + i);
+    w.state = kWqePosted;
+    w.status = SROCE_WC_SUCCESS;
+    w.first_psn = 0;
+    w.npsn = 0;
+    w.ssn = 0;
+  }
+  prod_ += n;
+  // 10.10.2: a WQE posted to a send queue in Error completes flushed.
+  if (error_) Flush();
+  return n;
+}
+
+// The block reason for the packet at @c, or SROCE_BLK_NONE if it may go.
+uint8_t SendQueue::Gate(const Cursor& c) const {
+  if (error_ || stopped_) return SROCE_BLK_ERROR;
+  if (rnr_wait_) return SROCE_BLK_RNR_WAIT;
+  if (c.pos == prod_) return SROCE_BLK_NONE;  // nothing to send: not blocked
+  const sroce_sq_wqe& w = At(c.pos);
+  if (w.state == kWqeFailed) return SROCE_BLK_ERROR;
+  if (sroce_psn_diff(c.psn, next_psn_) < 0) return SROCE_BLK_NONE;  // a retransmission
+  if (c.pos == sent_) {  // the WQE would start
+    if (draining_) return SROCE_BLK_DRAINING;
+    if (IsReadAtomic(w.op) && rd_outstanding_ >= params_.max_rd_atomic) return SROCE_BLK_ORD;
+    if ((w.flags & SROCE_WF_FENCE) && rd_outstanding_) return SROCE_BLK_FENCE;
+  }
+  return FlowGate(c);
+}
+
+// The gates that only an acknowledgement opens: credits and the window.
+// Neither closes again once open (lsn_ and acked_psn_ only move forward).
+uint8_t SendQueue::FlowGate(const Cursor& c) const {
+  const sroce_sq_wqe& w = At(c.pos);
+  // 9.7.7.2: a WQE-consuming message starts only within the credits, plus
+  // one beyond them that probes for more.
+  if (c.pos == sent_ && NeedsCredit(w.op) && !credits_unlimited_ &&
+      sroce_psn_diff(next_ssn_, sroce_psn_add(lsn_, 1)) > 0)
+    return SROCE_BLK_CREDITS;
+  // 9.7.1: the PSNs this packet takes must fit the window; a READ takes
+  // all its response PSNs.  With nothing outstanding anything may go, so
+  // a READ longer than the window still can.
+  uint32_t take = w.op == SROCE_WR_READ ? PacketsFor(w.length - c.off) : 1;
+  if (Outstanding(acked_psn_) &&
+      sroce_psn_diff(sroce_psn_add(c.psn, take - 1), acked_psn_) > static_cast<int32_t>(window_))
+    return SROCE_BLK_WINDOW;
+  return SROCE_BLK_NONE;
+}
+
+// 9.7.1: a WQE's PSNs are assigned when its first packet is sent.
+void SendQueue::Start(sroce_sq_wqe& w) {
+  w.state = kWqeStarted;
+  w.first_psn = next_psn_;
+  w.npsn = IsReadAtomic(w.op) && w.op != SROCE_WR_READ ? 1 : PacketsFor(w.length);
+  w.ssn = next_ssn_;
+  next_ssn_ = sroce_psn_add(next_ssn_, 1);
+  if (IsReadAtomic(w.op)) rd_outstanding_++;
+  sent_++;
+}
+
+void SendQueue::Build(const Cursor& c, sroce_req_pkt* pkt) const {
+  const sroce_sq_wqe& w = At(c.pos);
+  *pkt = sroce_req_pkt{};
+  pkt->wqe = c.pos;
+  pkt->psn = c.psn;
+  pkt->offset = c.off;
+  pkt->rule = SROCE_SQR_SEGMENT;
+  if (IsReadAtomic(w.op)) {
+    pkt->rkey = w.rkey;
+    if (w.op == SROCE_WR_READ) {
+      // A READ resent from part-way asks for the rest only.
+      pkt->opcode = SROCE_OP_READ_REQUEST;
+      pkt->va = w.remote_va + c.off;
+      pkt->dma_len = w.length - c.off;
+    } else {
+      pkt->opcode = w.op == SROCE_WR_CMP_SWAP ? SROCE_OP_CMP_SWAP : SROCE_OP_FETCH_ADD;
+      pkt->va = w.remote_va;
+      pkt->swap_add = w.swap_add;
+      pkt->compare = w.compare;
+    }
+    return;
+  }
+  const Opcodes& ops = OpcodesOf(w.op);
+  bool first = c.off == 0;
+  uint32_t left = w.length - c.off;
+  bool last = left <= pmtu_;
+  pkt->length = last ? left : pmtu_;
+  pkt->opcode = first ? (last ? ops.only : ops.first) : (last ? ops.last : ops.middle);
+  pkt->pad_count = static_cast<uint8_t>((4 - (pkt->length & 3)) & 3);
+  if (first && (w.op == SROCE_WR_WRITE || w.op == SROCE_WR_WRITE_IMM)) {
+    pkt->va = w.remote_va;
+    pkt->rkey = w.rkey;
+    pkt->dma_len = w.length;
+  }
+  if (last) {
+    if (w.op == SROCE_WR_SEND_IMM || w.op == SROCE_WR_WRITE_IMM) pkt->imm = w.imm;
+    if ((w.flags & SROCE_WF_SOLICITED) && w.op != SROCE_WR_WRITE) pkt->flags |= SROCE_PF_SOLICITED;
+  }
+}
+
+// Move the cursor past @pkt.
+void SendQueue::Advance(const sroce_req_pkt& pkt) {
+  const sroce_sq_wqe& w = At(cur_.pos);
+  uint32_t psns = 1;
+  bool done;
+  if (w.op == SROCE_WR_READ) {
+    psns = PacketsFor(w.length - cur_.off);
+    done = true;
+  } else if (IsReadAtomic(w.op)) {
+    done = true;
+  } else {
+    cur_.off += pkt.length;
+    done = cur_.off >= w.length;
+  }
+  cur_.psn = sroce_psn_add(cur_.psn, psns);
+  if (sroce_psn_diff(cur_.psn, next_psn_) > 0) next_psn_ = cur_.psn;
+  if (done) {
+    cur_.pos++;
+    cur_.off = 0;
+  }
+}
+
+// True when nothing is left to send after the cursor: the end of the work
+// posted so far.
+bool SendQueue::AtEndOfWork(const Cursor& c) const { return c.pos == prod_; }
+
+// 9.7.5.1.6: the AckReq policy.  READ and ATOMIC requests always get a
+// response, so AckReq is set on SEND and WRITE packets only.
+uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt) const {
+  if (pkt.opcode == SROCE_OP_READ_REQUEST || pkt.opcode == SROCE_OP_CMP_SWAP ||
+      pkt.opcode == SROCE_OP_FETCH_ADD)
+    return SROCE_SQR_NONE;
+  if (AtEndOfWork(cur_)) return SROCE_SQR_ACKREQ_LAST;
+  if (params_.ackreq_every && since_ackreq_ + 1 >= params_.ackreq_every)
+    return SROCE_SQR_ACKREQ_EVERY;
+  // Checked apart from the other gates: a WQE held by a fence now may
+  // find the credits short later, and then only an ACK can open them.
+  if (!error_ && FlowGate(cur_) != SROCE_BLK_NONE) return SROCE_SQR_ACKREQ_BLOCK;
+  return SROCE_SQR_NONE;
+}
+
+SqRet SendQueue::Next(sroce_req_pkt* pkt) {
+  undo_valid_ = false;
+  uint8_t blk = Gate(cur_);
+  if (blk != SROCE_BLK_NONE) {
+    stats_.blocked[blk]++;
+    uint8_t rule = blk == SROCE_BLK_WINDOW    ? SROCE_SQR_WINDOW
+                   : blk == SROCE_BLK_ORD     ? SROCE_SQR_ORD
+                   : blk == SROCE_BLK_FENCE   ? SROCE_SQR_FENCE
+                   : blk == SROCE_BLK_CREDITS ? SROCE_SQR_CREDITS
+                   : blk == SROCE_BLK_RNR_WAIT ? SROCE_SQR_RNR_NAK
+                                               : SROCE_SQR_NONE;
+    return Make(SROCE_SQ_BLOCKED, blk, rule);
+  }
+  if (cur_.pos == prod_) return Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_NONE);
+
+  undo_ = ReqSnapshot{cur_,          sent_,        next_psn_,          next_ssn_,
+                      rd_outstanding_, since_ackreq_, stats_.packets, stats_.retransmits,
+                      timer_running_};
+  undo_valid_ = true;
+  bool retry = sroce_psn_diff(cur_.psn, next_psn_) < 0;
+  if (cur_.pos == sent_) Start(At(cur_.pos));
+  Build(cur_, pkt);
+  Advance(*pkt);
+
+  SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
+  uint8_t ack = AckReqRule(*pkt);
+  if (ack != SROCE_SQR_NONE) {
+    pkt->flags |= SROCE_PF_ACKREQ;
+    pkt->rule = ack;
+    since_ackreq_ = 0;
+  } else {
+    since_ackreq_++;
+  }
+  r.rule = pkt->rule;
+  if (retry) {
+    pkt->flags |= SROCE_PF_RETRY;
+    stats_.retransmits++;
+  }
+  stats_.packets++;
+  // 9.7.6.1: the retransmit timer runs from the first unacknowledged packet.
+  if (!timer_running_ && params_.timeout) {
+    timer_running_ = true;
+    r.timer = SROCE_TMR_ARM;
+  }
+  return r;
+}
+
+void SendQueue::Unsend() {
+  if (!undo_valid_) return;
+  const ReqSnapshot& s = undo_;
+  // A WQE this packet started goes back to not started.
+  if (s.sent != sent_) {
+    sroce_sq_wqe& w = At(s.sent);
+    w.state = kWqePosted;
+    w.first_psn = w.npsn = w.ssn = 0;
+  }
+  cur_ = s.cur;
+  sent_ = s.sent;
+  next_psn_ = s.next_psn;
+  next_ssn_ = s.next_ssn;
+  rd_outstanding_ = s.rd_outstanding;
+  since_ackreq_ = s.since_ackreq;
+  stats_.packets = s.packets;
+  stats_.retransmits = s.retransmits;
+  timer_running_ = s.timer_running;
+  undo_valid_ = false;
+}
+
+// 10.10.2: a local error (the payload could not be gathered) fails the WQE
+// of the packet last handed out; it completes in order, then the QP is in
+// Error and everything after it is flushed.
+SqRet SendQueue::WqeError(uint8_t status) {
+  SqRet r = Make(SROCE_SQ_IDLE, SROCE_BLK_ERROR, SROCE_SQR_LOCAL_ERR);
+  if (!undo_valid_ || error_) return r;
+  uint32_t pos = undo_.cur.pos;
+  Unsend();
+  sroce_sq_wqe& w = At(pos);
+  if (pos == sent_) {  // never started: it spans no PSN
+    w.first_psn = next_psn_;
+    w.npsn = 0;
+    sent_++;
+  } else if (IsReadAtomic(w.op) && rd_outstanding_) {
+    rd_outstanding_--;
+  }
+  w.state = kWqeFailed;
+  w.status = status ? status : static_cast<uint8_t>(SROCE_WC_LOC_PROT_ERR);
+  stopped_ = true;
+  if (pos == una_) {
+    Fail(pos, w.status, SROCE_SQR_LOCAL_ERR);
+    r.action = SROCE_SQ_ACCEPT;
+    TimerAfter(&r);
+  }
+  return r;
+}
+
+}  // namespace sroce

@@ -4,7 +4,7 @@
 #ifndef SROCE_CORE_OPCODE_TABLE_H
 #define SROCE_CORE_OPCODE_TABLE_H
 
-#include "../../../include/sroce/ib_wire.h"
+#include "../../../include/sroce/core_abi.h"
 
 namespace sroce {
 
@@ -22,18 +22,37 @@ enum class OpClass : uint8_t {
 enum InMessage : uint8_t { kInNone = 0, kInSend = 1, kInWrite = 2 };
 
 struct OpInfo {
-  uint8_t opcode;
   OpClass cls;
   bool first;      // starts a message (First or Only)
   bool last;       // ends a message (Last or Only)
   bool needs_wqe;  // consumes a receive WQE (RNR possible, C9-113)
   uint8_t seq_ok;  // bit n set: valid while InMessage n (C9-121 otherwise)
   InMessage after; // InMessage once it executed
-  bool sw;         // SEND or WRITE: the fast path
+  uint8_t exec;    // sroce_exec_flags of its EXECUTE (sroce_resp_ret.exec)
+  bool reth_len;   // WRITE First/Only: the RETH DMA length is checked too
+
+  // SEND or WRITE: the fast path.
+  bool SendOrWrite() const { return exec & (SROCE_XF_SEND | SROCE_XF_WRITE); }
 };
 
+// What an EXECUTE asks of the caller: the class bit and the message facts.
+// Reserved and non-responder opcodes are never executed; they get no class bit.
+constexpr uint8_t ExecFlags(OpClass cls, bool first, bool last, bool needs_wqe) {
+  uint8_t f = 0;
+  switch (cls) {
+    case OpClass::kSend: f = SROCE_XF_SEND; break;
+    case OpClass::kWrite: f = SROCE_XF_WRITE; break;
+    case OpClass::kRead: f = SROCE_XF_READ; break;
+    case OpClass::kAtomic: f = SROCE_XF_ATOMIC; break;
+    case OpClass::kReserved:
+    case OpClass::kNotForResponder: break;
+  }
+  return static_cast<uint8_t>(f | (first ? SROCE_XF_FIRST : 0) | (last ? SROCE_XF_LAST : 0) |
+                              (needs_wqe ? SROCE_XF_WQE : 0));
+}
+
 // Derived columns, so the table rows state only facts about the opcode.
-constexpr OpInfo Row(uint8_t opcode, OpClass cls, bool first, bool last, bool needs_wqe) {
+constexpr OpInfo Row(OpClass cls, bool first, bool last, bool needs_wqe) {
   uint8_t seq_ok = 0;
   InMessage after = kInNone;
   if (first) {
@@ -45,8 +64,9 @@ constexpr OpInfo Row(uint8_t opcode, OpClass cls, bool first, bool last, bool ne
   }
   if (!last && cls == OpClass::kSend) after = kInSend;
   if (!last && cls == OpClass::kWrite) after = kInWrite;
-  bool sw = cls == OpClass::kSend || cls == OpClass::kWrite;
-  return OpInfo{opcode, cls, first, last, needs_wqe, seq_ok, after, sw};
+  bool reth_len = cls == OpClass::kWrite && first;
+  return OpInfo{cls, first, last, needs_wqe, seq_ok, after, ExecFlags(cls, first, last, needs_wqe),
+                reth_len};
 }
 
 constexpr OpClass ClassOf(sroce_op_kind kind) {
@@ -62,24 +82,39 @@ constexpr OpClass ClassOf(sroce_op_kind kind) {
 }
 
 // The rows come from the opcode list the receive path uses too
-// (SROCE_RC_OPCODES in include/sroce/ib_wire.h).
+// (SROCE_RC_OPCODES in include/sroce/ib_wire.h), which is in opcode order.
 #define SROCE_OP_ROW(op, kind, first, last, wqe, hdrs) \
-  Row(SROCE_OP_##op, ClassOf(SROCE_OPK_##kind), first, last, wqe),
+  Row(ClassOf(SROCE_OPK_##kind), first, last, wqe),
 constexpr OpInfo kOpTable[SROCE_OP_RC_COUNT] = {SROCE_RC_OPCODES(SROCE_OP_ROW)};
 #undef SROCE_OP_ROW
 
+#define SROCE_OP_CODE(op, kind, first, last, wqe, hdrs) SROCE_OP_##op,
+constexpr uint8_t kOpTableOpcodes[SROCE_OP_RC_COUNT] = {SROCE_RC_OPCODES(SROCE_OP_CODE)};
+#undef SROCE_OP_CODE
+
 constexpr bool OpTableInOrder() {
   for (unsigned i = 0; i < SROCE_OP_RC_COUNT; i++)
-    if (kOpTable[i].opcode != i) return false;
+    if (kOpTableOpcodes[i] != i) return false;
   return true;
 }
 static_assert(OpTableInOrder(), "kOpTable rows must be in opcode order");
 
-constexpr OpInfo kNotRc = Row(0xff, OpClass::kNotForResponder, false, false, false);
+constexpr OpInfo kNotRc = Row(OpClass::kNotForResponder, false, false, false);
 
-inline const OpInfo& LookupOp(uint8_t opcode) {
-  return opcode < SROCE_OP_RC_COUNT ? kOpTable[opcode] : kNotRc;
+// Every BTH opcode has a row, kNotRc past the RC opcodes: LookupOp() is a
+// single scaled index, no range check.
+struct OpLookup {
+  OpInfo row[256];
+};
+constexpr OpLookup MakeOpLookup() {
+  OpLookup t = {};
+  for (unsigned i = 0; i < 256; i++) t.row[i] = i < SROCE_OP_RC_COUNT ? kOpTable[i] : kNotRc;
+  return t;
 }
+constexpr OpLookup kOpLookup = MakeOpLookup();
+static_assert(sizeof(OpInfo) == 8, "8-byte rows: LookupOp() indexes with one scaled load");
+
+inline const OpInfo& LookupOp(uint8_t opcode) { return kOpLookup.row[opcode]; }
 
 }  // namespace sroce
 

@@ -22,28 +22,10 @@ Ret Make(uint8_t action, uint8_t rule) {
   return r;
 }
 
-// An EXECUTE of a request with this opcode (classes of kOpTable only).
+// An EXECUTE of a request with this opcode: the flags are a kOpTable column.
 Ret Execute(const OpInfo& op) {
   Ret r = Make(SROCE_ACT_EXECUTE, SROCE_RULE_NONE);
-  switch (op.cls) {
-    case OpClass::kSend:
-      r.exec = SROCE_XF_SEND;
-      break;
-    case OpClass::kWrite:
-      r.exec = SROCE_XF_WRITE;
-      break;
-    case OpClass::kRead:
-      r.exec = SROCE_XF_READ;
-      break;
-    case OpClass::kAtomic:
-      r.exec = SROCE_XF_ATOMIC;
-      break;
-    case OpClass::kReserved:
-    case OpClass::kNotForResponder:
-      break;
-  }
-  r.exec |= (op.first ? SROCE_XF_FIRST : 0) | (op.last ? SROCE_XF_LAST : 0) |
-            (op.needs_wqe ? SROCE_XF_WQE : 0);
+  r.exec = op.exec;
   return r;
 }
 
@@ -150,8 +132,9 @@ void Responder::CoverOwedAck() {
 }
 
 uint32_t Responder::ReadPackets(uint32_t len) const {
-  // A zero-length READ still gets one (Only) response packet.
-  return len == 0 ? 1 : (len - 1) / pmtu_ + 1;
+  // A zero-length READ still gets one (Only) response packet.  pmtu_ is
+  // a power of two (ValidPmtu()): a shift, not a division.
+  return len == 0 ? 1 : ((len - 1) >> __builtin_ctz(pmtu_)) + 1;
 }
 
 void Responder::ReleaseResource(uint16_t idx) {
@@ -189,18 +172,22 @@ Ret Responder::Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, b
   return Make(SROCE_ACT_RESPOND, rule);
 }
 
-// The common case first: a valid SEND/WRITE with the expected PSN on a QP
-// with nothing pending.  Everything else takes the full classification.
+// The common case first: a request with the expected PSN on a QP with
+// nothing pending.  RxChecked() would find its PSN valid and new and go
+// on to NewRequest(), so that is where it goes, with a valid SEND/WRITE
+// executed inline.  Everything else takes the full classification.
 Ret Responder::Rx(const sroce_req& req) {
   const OpInfo& op = LookupOp(req.opcode);
   if (req.psn == epsn_ && req.verdict == SROCE_PSN_NEW && !exec_op_ && !qp_error_ &&
-      queue_.Room() >= kRoomPerRequest && op.sw && SequenceValid(op) &&
-      SendWriteLengthValid(req, op)) {
-    latch_ = Latch::kNone;  // C9-114: the expected PSN clears the latch
-    exec_req_.psn = req.psn;
-    exec_req_.ackreq = req.ackreq;
-    exec_op_ = &op;
-    return Execute(op);
+      queue_.HasRoom(kRoomPerRequest)) {
+    if (op.SendOrWrite() && SequenceValid(op) && SendWriteLengthValid(req, op)) {
+      latch_ = Latch::kNone;  // C9-114: the expected PSN clears the latch
+      exec_req_.psn = req.psn;
+      exec_req_.ackreq = req.ackreq;
+      exec_op_ = &op;
+      return Execute(op);
+    }
+    if (op.cls != OpClass::kNotForResponder) return NewRequest(req, op);
   }
   return RxChecked(req, op);
 }
@@ -208,7 +195,7 @@ Ret Responder::Rx(const sroce_req& req) {
 Ret Responder::RxChecked(const sroce_req& req, const OpInfo& op) {
   if (!sroce_psn_valid(req.psn)) return Drop(SROCE_DROP_BAD_PSN, SROCE_RULE_NONE);
   if (qp_error_) return Drop(SROCE_DROP_QP_ERROR, SROCE_RULE_NONE);
-  if (exec_op_ || queue_.Room() < kRoomPerRequest)
+  if (exec_op_ || !queue_.HasRoom(kRoomPerRequest))
     return Drop(SROCE_DROP_BUSY, SROCE_RULE_NONE);
   if (op.cls == OpClass::kNotForResponder) return Drop(SROCE_DROP_BAD_OPCODE, SROCE_RULE_NONE);
   uint8_t verdict = Classify(req.psn);
@@ -255,24 +242,26 @@ Ret Responder::NewRequest(const sroce_req& req, const OpInfo& op) {
 
 // C9-103: nothing here moves epsn_.
 Ret Responder::Duplicate(const sroce_req& req, const OpInfo& op) {
+  if (op.SendOrWrite()) {
+    // C9-105: not executed again; ACK with the PSN of the most recently
+    // completed new request.  A go-back-N burst of duplicates is
+    // answered by one ACK at the end of the batch, not one per packet.
+    stats_.dup_send_write++;
+    if (policy_.OnDuplicate()) {
+      QueueAck(SROCE_RULE_C9_105);
+      return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_105);
+    }
+    return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_105);
+  }
   switch (op.cls) {
-    case OpClass::kSend:
-    case OpClass::kWrite:
-      // C9-105: not executed again; ACK with the PSN of the most recently
-      // completed new request.  A go-back-N burst of duplicates is
-      // answered by one ACK at the end of the batch, not one per packet.
-      stats_.dup_send_write++;
-      if (policy_.OnDuplicate()) {
-        QueueAck(SROCE_RULE_C9_105);
-        return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_105);
-      }
-      return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_105);
     case OpClass::kRead:
       stats_.dup_read++;
       return DuplicateRead(req);
     case OpClass::kAtomic:
       stats_.dup_atomic++;
       return DuplicateAtomic(req);
+    case OpClass::kSend:
+    case OpClass::kWrite:  // above
     case OpClass::kReserved:
     case OpClass::kNotForResponder:
       break;
@@ -342,7 +331,7 @@ Ret Responder::Executed(const sroce_exec& ex) {
   if (!exec_op_) return Drop(SROCE_DROP_NOT_EXPECTED, SROCE_RULE_NONE);
   const OpInfo& op = *exec_op_;
   exec_op_ = nullptr;
-  if (ex.status == SROCE_EXEC_OK && op.sw) return SendWriteDone(op);
+  if (ex.status == SROCE_EXEC_OK && op.SendOrWrite()) return SendWriteDone(op);
   switch (ex.status) {
     case SROCE_EXEC_OK:
       return ExecutedOk(op, ex);
@@ -371,64 +360,72 @@ Ret Responder::Executed(const sroce_exec& ex) {
   return Refuse(Item::kNak, NakSyndrome(NakCodeFor(ex.status)), epsn_, SROCE_RULE_C9_125, true);
 }
 
-// Takes the next resource slot for a new READ/ATOMIC.  Rx() checked it
-// is not still answering an older request.
+// Takes the next resource slot for a new READ/ATOMIC (Rx() checked it is
+// not still answering an older request), cleared.
 sroce_rd_res& Responder::TakeResource(uint16_t* idx) {
-  *idx = static_cast<uint16_t>(res_next_);
-  res_next_ = (res_next_ + 1) % nres_;
-  sroce_rd_res& r = res_[*idx];
+  uint32_t i = res_next_;  // < nres_
+  res_next_ = i + 1 == nres_ ? 0 : i + 1;
+  *idx = static_cast<uint16_t>(i);
+  sroce_rd_res& r = res_[i];
   r = sroce_rd_res{};
   return r;
 }
 
 Ret Responder::ExecutedOk(const OpInfo& op, const sroce_exec& ex) {
-  const sroce_req& req = exec_req_;
-  uint16_t idx;
+  // Copies: res_ is caller storage, and every store to it would reload
+  // exec_req_.
+  const uint32_t psn = exec_req_.psn;
+  const uint64_t va = exec_req_.va;
+  const uint32_t rkey = exec_req_.rkey;
   QueuedResponse q = {};
-  q.psn = req.psn;
+  q.psn = psn;
 
   switch (op.cls) {
     case OpClass::kRead: {
-      uint32_t n = ReadPackets(req.dma_len);
+      const uint32_t len = exec_req_.dma_len;
+      const uint32_t last_psn = sroce_psn_add(psn, ReadPackets(len) - 1);
+      uint16_t idx;
       sroce_rd_res& r = TakeResource(&idx);
       r.kind = kResRead;
-      r.va = req.va;
-      r.rkey = req.rkey;
-      r.length = req.dma_len;
-      r.first_psn = req.psn;
-      r.last_psn = sroce_psn_add(req.psn, n - 1);
+      r.va = va;
+      r.rkey = rkey;
+      r.length = len;
+      r.first_psn = psn;
+      r.last_psn = last_psn;
       r.pending = 1;
       // The requester reserved one PSN per response packet (C9-96).
-      epsn_ = sroce_psn_add(req.psn, n);
-      done_psn_ = r.last_psn;
+      epsn_ = sroce_psn_add(last_psn, 1);
+      done_psn_ = last_psn;
       // C9-97: First/Only acknowledges every earlier SEND/WRITE.
       CoverOwedAck();
       q.item = Item::kRead;
-      q.va = req.va;
-      q.remaining = req.dma_len;
-      q.rkey = req.rkey;
+      q.va = va;
+      q.remaining = len;
+      q.rkey = rkey;
       q.res = idx;
       q.rule = SROCE_RULE_C9_96;
       // C9-148: the MSN counts the READ once its data is out (Last/Only
       // carries it), or already on First when read_msn_at_first is set.
-      msn_ = sroce_psn_add(msn_, 1);
+      uint32_t msn = msn_;
+      msn_ = sroce_psn_add(msn, 1);
       q.msn_last = msn_;
-      q.msn = params_.read_msn_at_first ? msn_ : sroce_psn_add(msn_, SROCE_PSN_MASK);
+      q.msn = params_.read_msn_at_first ? msn_ : msn;
       queue_.Push(q);
       return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_96);
     }
     case OpClass::kAtomic: {
+      uint16_t idx;
       sroce_rd_res& r = TakeResource(&idx);
       r.kind = kResAtomic;
-      r.va = req.va;
-      r.rkey = req.rkey;
-      r.first_psn = req.psn;
-      r.last_psn = req.psn;
+      r.va = va;
+      r.rkey = rkey;
+      r.first_psn = psn;
+      r.last_psn = psn;
       r.atomic_orig = ex.atomic_orig;  // saved for o9-66
       r.has_result = 1;
       r.pending = 1;
-      epsn_ = sroce_psn_add(req.psn, 1);
-      done_psn_ = req.psn;
+      epsn_ = sroce_psn_add(psn, 1);
+      done_psn_ = psn;
       msn_ = sroce_psn_add(msn_, 1);
       // The ATOMIC ACK acknowledges every earlier SEND/WRITE too.
       CoverOwedAck();
@@ -462,7 +459,7 @@ inline Ret Responder::SendWriteDone(const OpInfo& op) {
   in_msg_ = op.after;
   if (!exec_req_.ackreq) return Make(SROCE_ACT_HOLD, SROCE_RULE_C9_116);
   // C9-116: scheduled now, or at the end of this RX batch.
-  if (policy_.OnAckReqCompleted(static_cast<uint32_t>(sroce_psn_diff(psn, acked_psn_)))) {
+  if (policy_.OnAckReqCompleted(psn, acked_psn_)) {
     QueueAck(SROCE_RULE_C9_95);
     return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_95);
   }

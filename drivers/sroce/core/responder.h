@@ -70,7 +70,7 @@ class Responder {
   bool SendWriteLengthValid(const sroce_req& req, const OpInfo& op) const {
     uint32_t len = req.payload_len;
     if (op.last ? len > pmtu_ : len != pmtu_) return false;
-    if (op.cls != OpClass::kWrite || !op.first) return true;
+    if (!op.reth_len) return true;
     return op.last ? req.dma_len == len : req.dma_len > len && req.dma_len < kMaxMessage;
   }
   bool SequenceValid(const OpInfo& op) const { return (op.seq_ok >> in_msg_) & 1; }

@@ -39,6 +39,8 @@ class ResponseQueue {
   }
   uint32_t Count() const { return count_; }
   uint32_t Room() const { return kLen - count_; }
+  // Room() >= @n (at most kLen), as one compare: count_ never exceeds kLen.
+  bool HasRoom(uint32_t n) const { return count_ <= kLen - n; }
   bool Empty() const { return count_ == 0; }
   // Callers check Room() first; a full queue ignores the push.
   void Push(const QueuedResponse& r) {

@@ -40,6 +40,7 @@ make -s deps >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log" >&2; echo "0 passe
 
 stage utest tools/utest/run.sh
 stage fuzz tools/utest/run.sh fuzz "${FUZZ_SECONDS:-30}"
+stage bench tools/utest/run.sh bench-check
 stage console-check tools/testvm/check-console-selftest.sh
 stage stock-build tools/check-stock-build.sh
 stage kunit-normal tools/testvm/kunit.sh normal

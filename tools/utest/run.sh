@@ -4,10 +4,15 @@
 #   tools/utest/run.sh            GoogleTest (ASan+UBSan) with g++, and the
 #                                 core compiled with clang++ too
 #   tools/utest/run.sh bench      Google Benchmark + callgrind instruction
-#                                 counts per decision -> build/bench.txt
+#                                 counts per decision, with their budgets
+#                                 (bench-budgets.txt) -> build/bench.txt
+#   tools/utest/run.sh bench-check  instruction counts only: fails when a
+#                                 row exceeds its budget; self-tests that
+#                                 the check fails as it should
 #   tools/utest/run.sh fuzz SECS  libFuzzer on the core's entry points
 #
-# Prints "utest: P passed, F failed" for the test mode.
+# Prints "utest: P passed, F failed" for the test mode, "bench: P passed,
+# F failed" for bench-check.  SROCE_BENCH_BUDGETS: another budgets file.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +20,107 @@ top=$(cd "$here/../.." && pwd)
 mode=${1:-test}
 "$top/tools/deps.sh" build-essential cmake googletest libgtest-dev libbenchmark-dev \
 	clang libclang-rt-14-dev valgrind
+
+budgets=${SROCE_BENCH_BUDGETS:-$here/bench-budgets.txt}
+units=100000 # per callgrind run
+
+# The release build of sroce_bench: no sanitizers, the core at -O2.
+bench_build() {
+	b=$top/build/utest-rel
+	cmake -S "$here" -B "$b" -DCMAKE_BUILD_TYPE=Release -DSROCE_SANITIZE=OFF >/dev/null
+	cmake --build "$b" -j"$(nproc)" --target sroce_bench >/dev/null
+}
+
+# The rows of a budgets file: name benchmark toggles budget unit label...
+bench_rows() { grep -vE '^[[:space:]]*(#|$)' "$1" || true; }
+
+# bench_ran PATTERN: one of the function names on stdin matches PATTERN,
+# a glob as callgrind's --toggle-collect takes it.
+bench_ran() {
+	local fn
+	while IFS= read -r fn; do
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $fn == $1 ]] && return 0
+	done
+	return 1
+}
+
+# bench_count NAME BENCHMARK TOGGLES: the instructions executed inside
+# the toggle functions over $units units of BENCHMARK, on stdout.  Fails,
+# saying why on stderr, if the workload does not run or a toggle function
+# never ran (a misspelt toggle would otherwise count nothing, and pass).
+bench_count() {
+	local name=$1 bm=$2 toggles=$3 cg=$b/cg.$1 f ran ir
+	local -a fns args=()
+	IFS=, read -ra fns <<<"$toggles"
+	for f in "${fns[@]}"; do args+=("--toggle-collect=$f"); done
+	if ! valgrind --tool=callgrind --callgrind-out-file="$cg" "${args[@]}" \
+		"$b/sroce_bench" --count "$bm" "$units" >"$cg.log" 2>&1; then
+		echo "$name: sroce_bench --count $bm failed: $(grep -m1 -v '^==' "$cg.log")" >&2
+		return 1
+	fi
+	# Every function with a cost: "IR (PCT)  FILE:FUNCTION [OBJECT]".
+	ran=$(callgrind_annotate --threshold=100 "$cg" 2>/dev/null | awk '
+		/^ *[0-9,]+ +\([ 0-9.]+%\) +/ && !/PROGRAM TOTALS/ {
+			sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/ \[[^]]*\]$/, ""); sub(/^[^:]*:/, "")
+			print }')
+	for f in "${fns[@]}"; do
+		if ! bench_ran "$f" <<<"$ran"; then
+			echo "$name: toggle function $f never ran: nothing of it was counted" >&2
+			return 1
+		fi
+	done
+	ir=$(callgrind_annotate "$cg" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+	[ -n "$ir" ] || { echo "$name: no totals in $cg" >&2; return 1; }
+	echo "$ir"
+}
+
+# bench_check FILE: one line per row, "bench: ok: ..." or "bench: FAIL:
+# ..."; sets checked and over (rows over budget or not measured).
+bench_check() {
+	local name bm toggles budget unit label ir per
+	checked=0 over=0
+	while read -r name bm toggles budget unit label; do
+		checked=$((checked + 1))
+		if ! [[ $budget =~ ^[1-9][0-9]*$ ]] || [ -z "$label" ]; then
+			echo "bench: FAIL: $name: malformed row (budget '$budget', label '$label')"
+			over=$((over + 1))
+			continue
+		fi
+		if ! ir=$(bench_count "$name" "$bm" "$toggles" 2>&1); then
+			echo "bench: FAIL: $ir"
+			over=$((over + 1))
+			continue
+		fi
+		per=$(awk -v ir="$ir" -v n="$units" 'BEGIN { printf "%.1f", ir / n }')
+		if [ "$ir" -le $((budget * units)) ]; then
+			echo "bench: ok: $name ($label): $per instructions per ${unit//_/ }, budget $budget"
+		else
+			echo "bench: FAIL: $name ($label): $per instructions per ${unit//_/ }, over its budget of $budget"
+			over=$((over + 1))
+		fi
+	done < <(bench_rows "$1")
+	if [ "$checked" -eq 0 ]; then
+		echo "bench: FAIL: no rows in $1"
+		over=1
+	fi
+}
+
+# The check must fail: a budgets file with one bad row, and the message
+# bench_check must give for it.
+bench_selftest() {
+	local what=$1 row=$2 expect=$3 out
+	printf '%s\n' "$row" >"$tmp/budgets"
+	bench_check "$tmp/budgets" >"$tmp/out"
+	out=$(cat "$tmp/out")
+	if [ "$over" -gt 0 ] && grep -qE "$expect" <<<"$out"; then
+		echo "bench: ok: self-test: $what fails the check"
+		return 0
+	fi
+	echo "bench: FAIL: self-test: $what did not fail the check with '$expect':"
+	sed 's/^/    /' <<<"$out"
+	return 1
+}
 
 case $mode in
 test)
@@ -36,25 +142,55 @@ test)
 	[ "$fail" -eq 0 ]
 	;;
 bench)
-	b=$top/build/utest-rel
-	cmake -S "$here" -B "$b" -DCMAKE_BUILD_TYPE=Release -DSROCE_SANITIZE=OFF >/dev/null
-	cmake --build "$b" -j"$(nproc)" --target sroce_bench >/dev/null
-	"$b/sroce_bench" --benchmark_min_time=0.3 | tee "$b/bench-ns.txt"
-	n=100000
+	bench_build
+	rows=$(bench_rows "$budgets")
+	[ -n "$rows" ] || { echo "bench: no rows in $budgets" >&2; exit 1; }
+	filter=$(awk '{ printf "%s%s", (NR > 1 ? "|" : ""), $2 }' <<<"$rows")
+	"$b/sroce_bench" --benchmark_min_time=0.3 --benchmark_filter="^($filter)\$" \
+		--benchmark_out="$b/bench-ns.csv" --benchmark_out_format=csv | tee "$b/bench-ns.txt"
 	out=$top/build/bench.txt
 	{
-		echo "| workload | ns/decision | instructions/decision |"
-		echo "|---|---|---|"
-		for w in send:BM_InOrderSend write:BM_InOrderWrite read:BM_InOrderRead dup:BM_DuplicateSend; do
-			name=${w%%:*} bm=${w#*:}
-			valgrind --tool=callgrind --callgrind-out-file="$b/cg.$name" \
-				--toggle-collect=sroce_resp_rx --toggle-collect=sroce_resp_executed \
-				"$b/sroce_bench" --count "$name" "$n" >/dev/null 2>&1
-			ir=$(callgrind_annotate "$b/cg.$name" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",","",$1); print $1}')
-			ns=$(awk -v bm="$bm" '$1 == bm {print $2}' "$b/bench-ns.txt")
-			echo "| $bm | $ns | $((ir / n)) |"
-		done
+		echo "| workload | unit | ns/unit | instructions/unit | budget |"
+		echo "|---|---|---|---|---|"
+		while read -r name bm toggles budget unit label; do
+			if ! ir=$(bench_count "$name" "$bm" "$toggles"); then
+				echo "| $label | ${unit//_/ } | | FAILED | $budget |"
+				continue
+			fi
+			# CSV: name,iterations,real_time,cpu_time,time_unit,...
+			ns=$(awk -F, -v bm="\"$bm\"" '$1 == bm {
+				m = $5 == "us" ? 1e3 : $5 == "ms" ? 1e6 : $5 == "s" ? 1e9 : 1
+				printf "%.1f", $4 * m }' "$b/bench-ns.csv")
+			per=$(awk -v ir="$ir" -v n="$units" 'BEGIN { printf "%.1f", ir / n }')
+			limit=$budget
+			[ "$ir" -le $((budget * units)) ] || limit="$budget (exceeded)"
+			echo "| $label | ${unit//_/ } | $ns | $per | $limit |"
+		done <<<"$rows"
 	} | tee "$out"
+	# The table is complete either way; a row over budget fails the run.
+	! grep -qE 'exceeded|FAILED' "$out"
+	;;
+bench-check)
+	bench_build
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	pass=0 fail=0
+	bench_check "$budgets"
+	pass=$((checked - over)) fail=$over
+	# Self-tests, on the first row of the budgets file: the check must
+	# fail a row over its budget, a toggle function that never runs, a
+	# workload sroce_bench does not have and a malformed budget.
+	read -r name bm toggles budget unit label < <(bench_rows "$budgets")
+	name=selftest-$name # its own callgrind files: cg.NAME stay the real rows'
+	for t in "over budget|$name $bm $toggles 1 $unit $label|over its budget of 1" \
+		"toggle never run|$name $bm sroce_no_such_function 1000000 $unit $label|never ran" \
+		"unknown workload|$name BM_NoSuchWorkload $toggles 1000000 $unit $label|unknown workload" \
+		"malformed budget|$name $bm $toggles 10x $unit $label|malformed row"; do
+		IFS='|' read -r what row expect <<<"$t"
+		if bench_selftest "$what" "$row" "$expect"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	done
+	echo "bench: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
 	;;
 fuzz)
 	secs=${2:-60}
@@ -65,7 +201,7 @@ fuzz)
 	"$b/sroce_fuzz" -max_total_time="$secs" -max_len=512 -print_final_stats=1 "$b/corpus"
 	;;
 *)
-	sed -n '2,12p' "$0" >&2
+	sed -n '2,17p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -15,10 +15,19 @@
 #include "../kunit/cases/read.h"
 #include "../kunit/cases/credits.h"
 #include "../kunit/cases/encoding.h"
+#include "../kunit/cases/sq_case.h"
+#include "../kunit/cases/sq_requester.h"
+#include "../kunit/cases/sq_completer.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void cases(const char *suite, const struct sroce_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%s\t%s\t%s\n", suite, c[i].name, c[i].rules);
+}
+
+static void sq_cases(const char *suite, const struct sroce_sq_case *c, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		printf("%s\t%s\t%s\n", suite, c[i].name, c[i].rules);
@@ -53,5 +62,9 @@ int main(void)
 		printf("sroce_encoding\t%s\t%.*s\n", name, taglen, name);
 	}
 	printf("sroce_encoding\tnames_test\t\n");
+	sq_cases("sroce_requester", sroce_sq_cases_requester, N(sroce_sq_cases_requester));
+	sq_cases("sroce_completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer));
+	printf("sroce_completer\tsq_timers_test\t9.7.6.1-timer\n");
+	printf("sroce_completer\tsq_names_test\t\n");
 	return 0;
 }

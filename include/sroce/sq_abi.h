@@ -311,7 +311,11 @@ uint32_t sroce_req_post(struct sroce_sq_qp *sq, uint32_t n);
 /** sroce_req_next() - the next request packet to send, or why none can go. */
 struct sroce_sq_ret sroce_req_next(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt);
 
-/** sroce_req_unsend() - the last packet handed out was not sent: hand it out again. */
+/**
+ * sroce_req_unsend() - the packet the last sroce_req_next() returned was
+ * not sent: hand it out again.  Only directly after that call; any other
+ * call in between makes it a no-op.
+ */
 void sroce_req_unsend(struct sroce_sq_qp *sq);
 
 /**

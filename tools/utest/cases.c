@@ -8,6 +8,9 @@
 #include "read.h"
 #include "credits.h"
 #include "encoding.h"
+#include "sq_case.h"
+#include "sq_requester.h"
+#include "sq_completer.h"
 #include "utest_cases.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,3 +32,9 @@ const struct sroce_psn_case *const sroce_psn_table = sroce_psn_cases;
 const unsigned int sroce_npsn = N(sroce_psn_cases);
 const struct sroce_aeth_case *const sroce_aeth_table = sroce_aeth_cases;
 const unsigned int sroce_naeth = N(sroce_aeth_cases);
+
+const struct sroce_sq_suite sroce_sq_suites[] = {
+	{ "requester", sroce_sq_cases_requester, N(sroce_sq_cases_requester) },
+	{ "completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer) },
+};
+const unsigned int sroce_sq_nsuites = N(sroce_sq_suites);

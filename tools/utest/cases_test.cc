@@ -5,6 +5,7 @@
 // the shared runner makes is an EXPECT_EQ.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,36 @@ TEST_P(Responder, Case) {
 
 INSTANTIATE_TEST_SUITE_P(Tables, Responder, ::testing::ValuesIn(AllCases()),
                          [](const ::testing::TestParamInfo<CaseParam>& i) {
+                           return std::string(i.param.suite) + "_" + Sanitize(i.param.c->name);
+                         });
+
+struct SqCaseParam {
+  const char* suite;
+  const sroce_sq_case* c;
+};
+
+std::vector<SqCaseParam> AllSqCases() {
+  std::vector<SqCaseParam> v;
+  for (unsigned s = 0; s < sroce_sq_nsuites; s++)
+    for (unsigned i = 0; i < sroce_sq_suites[s].n; i++)
+      v.push_back({sroce_sq_suites[s].name, &sroce_sq_suites[s].cases[i]});
+  return v;
+}
+
+void PrintTo(const SqCaseParam& p, std::ostream* os) { *os << p.suite << ": " << p.c->name; }
+
+// The requester and completer tables (kunit/cases/sq_*.h).
+class SendQueue : public ::testing::TestWithParam<SqCaseParam> {};
+
+TEST_P(SendQueue, Case) {
+  sroce_sq_case_ws ws{};
+  ASSERT_GT(GetParam().c->nsteps, 0u);
+  ASSERT_LT(strlen(GetParam().c->name), 128u) << "KUnit truncates descriptions at 128";
+  sroce_sq_case_run(GetParam().c, &ws, &kChecker);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tables, SendQueue, ::testing::ValuesIn(AllSqCases()),
+                         [](const ::testing::TestParamInfo<SqCaseParam>& i) {
                            return std::string(i.param.suite) + "_" + Sanitize(i.param.c->name);
                          });
 

@@ -4,6 +4,7 @@
 #define SROCE_UTEST_CASES_H
 
 #include "case.h"
+#include "sq_case.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,7 +16,15 @@ struct sroce_suite {
 	unsigned int n;
 };
 
+struct sroce_sq_suite {
+	const char *name;
+	const struct sroce_sq_case *cases;
+	unsigned int n;
+};
+
 extern const struct sroce_suite sroce_suites[];
+extern const struct sroce_sq_suite sroce_sq_suites[];
+extern const unsigned int sroce_sq_nsuites;
 extern const unsigned int sroce_nsuites;
 extern const struct sroce_credit_case *const sroce_credit_table;
 extern const unsigned int sroce_ncredit;

@@ -75,6 +75,7 @@ void SendQueue::Fail(uint32_t pos, uint8_t status, uint8_t rule) {
 // or in flight, and the timers stop mattering.
 void SendQueue::Flush() {
   error_ = true;
+  undo_valid_ = false;
   placing_ = false;
   rnr_wait_ = false;
   for (uint32_t pos = una_; pos != prod_; pos++) {
@@ -144,6 +145,7 @@ bool SendQueue::AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied) {
 // and a WQE that failed locally completes once it is the oldest.
 void SendQueue::Progress() {
   stats_.acks++;
+  progressed_ = true;
   retry_left_ = params_.retry_cnt;
   rnr_left_ = params_.rnr_retry;
   retry_valid_ = false;
@@ -199,6 +201,7 @@ SqRet SendQueue::GoBack(uint32_t psn, uint8_t rule, bool count_retry) {
   if (!Rewind(psn)) return Drop(SROCE_CDROP_GHOST, SROCE_SQR_GHOST);
   retry_psn_ = psn;
   retry_valid_ = true;
+  progressed_ = true;  // a retransmission starts now
   return Accept(rule);
 }
 
@@ -211,6 +214,8 @@ SqRet SendQueue::RxAck(const sroce_comp_pkt& r) {
     if (lsn != lsn_ || unl != credits_unlimited_) return Accept(SROCE_SQR_CREDITS);
     return Drop(SROCE_CDROP_DUPLICATE, SROCE_SQR_ACK);
   }
+  // 9.7.6.1: an ACK for a PSN never sent answers nothing.
+  if (sroce_psn_diff(r.psn, next_psn_) >= 0) return Drop(SROCE_CDROP_GHOST, SROCE_SQR_GHOST);
   UpdateCredits(r);
   uint32_t implied = 0;
   if (!AckUpTo(r.psn, SROCE_SQR_ACK, &implied)) {
@@ -340,9 +345,12 @@ SqRet SendQueue::Placed(uint8_t status) {
   SqRet r;
   uint32_t implied = 0;
   uint32_t before = sroce_psn_add(place_psn_, SROCE_PSN_MASK);
+  uint8_t rule = place_opcode_ == SROCE_OP_ATOMIC_ACKNOWLEDGE ? SROCE_SQR_ATOMIC_ACK
+                                                              : SROCE_SQR_READ_RESP;
+  progressed_ = false;
   // The response acknowledges everything before it (a READ First/Only or
   // an ATOMIC ACK implies the ACKs of earlier SEND/WRITEs).
-  if (sroce_psn_diff(before, acked_psn_) > 0) AckUpTo(before, SROCE_SQR_READ_RESP, &implied);
+  if (sroce_psn_diff(before, acked_psn_) > 0) AckUpTo(before, rule, &implied);
   if (una_ != place_pos_) return Drop(SROCE_CDROP_GHOST, SROCE_SQR_GHOST);
   if (status != SROCE_WC_SUCCESS) {
     Fail(place_pos_, status, SROCE_SQR_LOCAL_ERR);
@@ -355,8 +363,6 @@ SqRet SendQueue::Placed(uint8_t status) {
               place_opcode_ == SROCE_OP_READ_RESP_ONLY ||
               place_opcode_ == SROCE_OP_ATOMIC_ACKNOWLEDGE;
   const sroce_sq_wqe& w = At(place_pos_);
-  uint8_t rule = place_opcode_ == SROCE_OP_ATOMIC_ACKNOWLEDGE ? SROCE_SQR_ATOMIC_ACK
-                                                              : SROCE_SQR_READ_RESP;
   if (ends) {
     acked_psn_ = LastPsn(w);
     Complete(place_pos_, SROCE_WC_SUCCESS, rule);
@@ -367,19 +373,25 @@ SqRet SendQueue::Placed(uint8_t status) {
   return r;
 }
 
-// 9.7.6.1: after progress the retransmit timer restarts if anything is
-// still outstanding, and stops if nothing is.
+// 9.7.6.1: the retransmit timer stops once nothing is outstanding, and
+// restarts on progress (something newly acknowledged, or a go-back-N
+// retransmission starting); a credit update or a dropped response leaves
+// it alone.
 void SendQueue::TimerAfter(SqRet* r) {
+  bool progressed = progressed_;
+  progressed_ = false;
   if (r->timer != SROCE_TMR_KEEP || !params_.timeout) return;
   if (error_ || !Outstanding(acked_psn_)) {
     if (timer_running_) r->timer = SROCE_TMR_CANCEL;
     timer_running_ = false;
     return;
   }
-  if (timer_running_ && r->action == SROCE_SQ_ACCEPT) r->timer = SROCE_TMR_RESTART;
+  if (timer_running_ && progressed) r->timer = SROCE_TMR_RESTART;
 }
 
 SqRet SendQueue::Rx(const sroce_comp_pkt& r, sroce_comp_place* place) {
+  progressed_ = false;
+  undo_valid_ = false;  // the cursor may move: sroce_req_unsend() no longer applies
   if (error_) return Drop(SROCE_CDROP_QP_ERROR, SROCE_SQR_FLUSH);
   if (placing_) placing_ = false;  // the caller never reported: forget it
   SqRet ret;
@@ -413,6 +425,7 @@ SqRet SendQueue::Rx(const sroce_comp_pkt& r, sroce_comp_place* place) {
 // 9.7.6.1: the local ACK timeout.  Go back to the oldest unacknowledged
 // PSN, retry_cnt times; then the oldest WQE fails with RETRY_EXC_ERR.
 SqRet SendQueue::Timeout() {
+  undo_valid_ = false;
   if (!timer_running_ || error_) return Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_TIMER);
   timer_running_ = false;
   if (!Outstanding(acked_psn_) || una_ == sent_)
@@ -420,11 +433,12 @@ SqRet SendQueue::Timeout() {
   stats_.timeouts++;
   retry_valid_ = false;  // a timeout always restarts
   SqRet r = GoBack(sroce_psn_add(acked_psn_, 1), SROCE_SQR_TIMEOUT, true);
-  if (error_) r.rule = SROCE_SQR_RETRY_CNT;
+  progressed_ = false;  // the retransmission arms the timer again
   return r;
 }
 
 SqRet SendQueue::RnrExpired() {
+  undo_valid_ = false;
   if (!rnr_wait_ || error_) return Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_RNR_NAK);
   rnr_wait_ = false;
   return Accept(SROCE_SQR_RNR_NAK);

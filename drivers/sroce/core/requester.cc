@@ -76,6 +76,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   rnr_code_ = 0;
   rnr_wait_ = false;
   timer_running_ = false;
+  progressed_ = false;
   retry_psn_ = 0;
   retry_valid_ = false;
   draining_ = false;

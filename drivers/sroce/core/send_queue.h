@@ -170,6 +170,7 @@ class SendQueue {
   uint8_t rnr_code_;
   bool rnr_wait_;
   bool timer_running_;
+  bool progressed_;  // this call acknowledged something or restarted the requester
   // The last go-back-N restart point, so a duplicate NAK or the rest of a
   // broken READ response does not restart the same episode again.
   uint32_t retry_psn_;

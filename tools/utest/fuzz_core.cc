@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // libFuzzer target for the core's entry points.  The input is a program:
-// each byte picks an entry point (rx, executed, read_failed, batch
-// begin/end, credits, pmtu, pull) and the following bytes its arguments,
-// so any sequence of calls with any field values is reachable.  ASan and
-// UBSan catch memory and arithmetic errors; the checks below catch broken
-// invariants that hold for every call sequence.
+// its first byte picks the engine (responder, or requester + completer),
+// then each byte picks an entry point and the following bytes its
+// arguments, so any sequence of calls with any field values is reachable.
+// ASan and UBSan catch memory and arithmetic errors; the checks below
+// catch broken invariants that hold for every call sequence.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +13,7 @@
 
 #include <sroce/core_abi.h>
 #include <sroce/psn.h>
+#include <sroce/sq_abi.h>
 
 namespace {
 
@@ -34,10 +35,123 @@ void Check(bool ok) {
   if (!ok) abort();
 }
 
+bool IsRequestOpcode(uint8_t op) {
+  return op <= SROCE_OP_READ_REQUEST || op == SROCE_OP_CMP_SWAP || op == SROCE_OP_FETCH_ADD;
+}
+
+// The requester and completer: whatever responses and timer events come,
+// packets stay inside their WQE and the path MTU, the acknowledged PSN
+// never moves back, and every posted WQE is retired exactly once, in order.
+int FuzzSendQueue(Reader& in) {
+  constexpr uint32_t kSlots = 16;
+  static sroce_sq_qp sq;
+  static sroce_sq_wqe ring[kSlots];
+  sroce_sq_params p{};
+  p.psn = in.U32();
+  p.pmtu = 256u << (in.U8() % 5);
+  p.window = in.U8();
+  p.ackreq_every = in.U8() % 8;
+  p.max_rd_atomic = in.U8() % 5;
+  p.timeout = in.U8();
+  p.retry_cnt = in.U8();
+  p.rnr_retry = in.U8();
+  sroce_sq_init(&sq, &p, ring, kSlots);
+  uint32_t pmtu = 256;
+  while (pmtu < 4096 && pmtu < p.pmtu) pmtu <<= 1;
+  uint32_t posted = 0, retired = 0;
+  uint32_t acked = sroce_sq_acked_psn(&sq);
+  uint32_t lengths[kSlots] = {};
+  while (in.n) {
+    sroce_sq_ret r{};
+    switch (in.U8() % 11) {
+      case 0: {
+        if (!sroce_sq_room(&sq)) break;
+        uint32_t pos = sroce_sq_producer(&sq);
+        sroce_sq_wqe& w = ring[pos % kSlots];
+        w = sroce_sq_wqe{};
+        w.op = in.U8() % SROCE_WR_OP_COUNT;
+        w.flags = in.U8() & 7;
+        w.length = w.op >= SROCE_WR_CMP_SWAP ? 8 : in.U32() % 20000;
+        w.remote_va = in.U32();
+        lengths[pos % kSlots] = w.length;
+        Check(sroce_req_post(&sq, 1) == 1);
+        posted++;
+        break;
+      }
+      case 1:
+      case 2: {
+        sroce_req_pkt pkt;
+        for (int i = 0; i < 32; i++) {
+          r = sroce_req_next(&sq, &pkt);
+          if (r.action != SROCE_SQ_SEND) break;
+          Check(pkt.wqe - retired < posted - retired);
+          Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));
+          Check(pkt.length <= pmtu && pkt.offset + pkt.length <= lengths[pkt.wqe % kSlots]);
+          Check(pkt.pad_count == ((4 - (pkt.length & 3)) & 3));
+        }
+        break;
+      }
+      case 3:
+        sroce_req_unsend(&sq);
+        break;
+      case 4:
+        r = sroce_req_wqe_error(&sq, in.U8() % SROCE_WC_STATUS_COUNT);
+        break;
+      case 5:
+      case 6: {
+        sroce_comp_pkt c{};
+        c.opcode = static_cast<uint8_t>(SROCE_OP_READ_RESP_FIRST + in.U8() % 7);
+        uint8_t near = in.U8();
+        c.psn = near < 200 ? sroce_psn_add(acked, near % 8) : in.U32() & SROCE_PSN_MASK;
+        c.msn = in.U32();
+        c.syndrome = in.U8();
+        c.payload_len = in.U8() < 128 ? pmtu : in.U32() % 5000;
+        c.atomic_orig = in.U32();
+        sroce_comp_place pl;
+        r = sroce_comp_rx(&sq, &c, &pl);
+        if (r.action == SROCE_SQ_PLACE) {
+          Check(pl.wqe - retired < posted - retired);
+          Check(pl.atomic ? pl.length == 8
+                          : pl.offset + pl.length <= lengths[pl.wqe % kSlots]);
+          if (in.U8() < 230) r = sroce_comp_placed(&sq, in.U8() < 200 ? 0 : in.U8() % 11);
+        }
+        break;
+      }
+      case 7:
+        r = sroce_comp_timeout(&sq);
+        break;
+      case 8:
+        r = sroce_comp_rnr_expired(&sq);
+        break;
+      case 9:
+        if (in.U8() < 16) sroce_sq_flush(&sq);
+        else sroce_req_set_draining(&sq, in.U8() & 1);
+        break;
+      default:
+        r = sroce_comp_placed(&sq, 0);  // without a placement: must be refused
+        break;
+    }
+    Check(r.action < SROCE_SQ_ACTION_COUNT && r.rule < SROCE_SQR_COUNT &&
+          r.timer < SROCE_TMR_OP_COUNT);
+    uint32_t now = sroce_sq_acked_psn(&sq);
+    Check(sroce_psn_diff(now, acked) >= 0);
+    acked = now;
+    sroce_sq_cqe cqe;
+    while (sroce_comp_pull(&sq, &cqe)) {
+      Check(cqe.wqe == retired && retired != posted);
+      Check(cqe.status < SROCE_WC_STATUS_COUNT);
+      retired++;
+    }
+    Check(sroce_sq_outstanding(&sq) == posted - retired && posted - retired <= kSlots);
+  }
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader in{data, size};
+  if (in.U8() & 1) return FuzzSendQueue(in);
   static sroce_resp_qp qp;
   static sroce_rd_res res[8];
   sroce_resp_params p{};

@@ -2,7 +2,7 @@
 //
 // The cost of one response decision: sroce_resp_rx() plus, for a new
 // request, sroce_resp_executed(), with the responses pulled as the driver
-// would.  Google Benchmark reports ns per decision; for instructions per
+// would; and of one request packet built and one ACK processed.  Google Benchmark reports ns per decision; for instructions per
 // decision run it under callgrind in count mode:
 //
 //   valgrind --tool=callgrind --toggle-collect=sroce_resp_rx
@@ -19,6 +19,7 @@
 
 #include <sroce/core_abi.h>
 #include <sroce/psn.h>
+#include <sroce/sq_abi.h>
 
 namespace {
 
@@ -102,6 +103,85 @@ void CountResponder(long count) {
   for (long i = 0; i < count; i++) b.Step();
 }
 
+// The requester and completer in steady state: 64-byte WRITEs, one
+// packet each, ACKed four WQEs at a time (the window never closes).
+// Unit kPacket: one sroce_req_next() that builds a packet; unit kAck: one
+// ACK through sroce_comp_rx() and the four completions it retires.
+enum SqWorkload { kPacket, kAck };
+
+struct SqBench {
+  static constexpr uint32_t kSlots = 64;
+  static constexpr uint32_t kPerAck = 4;
+  sroce_sq_qp sq{};
+  sroce_sq_wqe ring[kSlots]{};
+  uint32_t sent = 0;
+
+  SqBench() {
+    sroce_sq_params p{};
+    p.pmtu = 1024;
+    p.window = 256;
+    p.ackreq_every = 32;
+    p.max_rd_atomic = 16;
+    p.timeout = 14;
+    p.retry_cnt = 7;
+    p.rnr_retry = 7;
+    sroce_sq_init(&sq, &p, ring, kSlots);
+  }
+
+  void Post() {
+    while (sroce_sq_room(&sq)) {
+      sroce_sq_wqe& w = ring[sroce_sq_producer(&sq) % kSlots];
+      w = sroce_sq_wqe{};
+      w.op = SROCE_WR_WRITE;
+      w.length = 64;
+      w.remote_va = 0x1000;
+      w.rkey = 7;
+      sroce_req_post(&sq, 1);
+    }
+  }
+
+  void Packet() {
+    sroce_req_pkt pkt;
+    sroce_sq_ret r = sroce_req_next(&sq, &pkt);
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(pkt);
+    sent++;
+  }
+
+  void Ack() {
+    sroce_comp_pkt a{};
+    a.opcode = SROCE_OP_ACKNOWLEDGE;
+    a.psn = sroce_psn_add(sroce_sq_acked_psn(&sq), kPerAck);
+    a.msn = sent;
+    a.syndrome = 0x1f;
+    sroce_comp_place pl;
+    sroce_sq_ret r = sroce_comp_rx(&sq, &a, &pl);
+    benchmark::DoNotOptimize(r);
+    sroce_sq_cqe c;
+    while (sroce_comp_pull(&sq, &c)) benchmark::DoNotOptimize(c);
+  }
+
+  // kPerAck packets, then the ACK for them.
+  void Round() {
+    Post();
+    for (uint32_t i = 0; i < kPerAck; i++) Packet();
+    Ack();
+  }
+};
+
+template <SqWorkload W>
+void RunSq(benchmark::State& state) {
+  SqBench b;
+  for (auto _ : state) b.Round();
+  state.SetItemsProcessed(state.iterations() * (W == kPacket ? SqBench::kPerAck : 1));
+}
+
+template <SqWorkload W>
+void CountSq(long units) {
+  SqBench b;
+  for (long i = 0; i < (W == kPacket ? units / SqBench::kPerAck : units); i++) b.Round();
+}
+
 // Every workload: its Google Benchmark, and the same loop without the
 // benchmark library for callgrind (--count NAME N: N units of work).
 struct Entry {
@@ -116,6 +196,8 @@ const Entry kWorkloads[] = {
     {"BM_InOrderWrite", "write", RunResponder<kWrite>, CountResponder<kWrite>},
     {"BM_InOrderRead", "read", RunResponder<kRead>, CountResponder<kRead>},
     {"BM_DuplicateSend", "dup", RunResponder<kDupSend>, CountResponder<kDupSend>},
+    {"BM_ReqPacket", "req", RunSq<kPacket>, CountSq<kPacket>},
+    {"BM_CompAck", "comp", RunSq<kAck>, CountSq<kAck>},
 };
 
 }  // namespace

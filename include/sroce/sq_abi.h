@@ -308,6 +308,13 @@ uint32_t sroce_sq_producer(const struct sroce_sq_qp *sq);
  */
 uint32_t sroce_req_post(struct sroce_sq_qp *sq, uint32_t n);
 
+/**
+ * sroce_req_post_error() - post one WQE the caller refused (bad opcode,
+ * length, inline size or key): it completes with @status in send queue
+ * order, and the QP goes to Error.  Returns 1, or 0 if the ring is full.
+ */
+uint32_t sroce_req_post_error(struct sroce_sq_qp *sq, uint8_t status);
+
 /** sroce_req_next() - the next request packet to send, or why none can go. */
 struct sroce_sq_ret sroce_req_next(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt);
 

@@ -24,6 +24,7 @@ enum sroce_sq_step_op {
 	SQ_FLUSH,	/* the QP moved to Error */
 	SQ_DRAIN,	/* SQD: value 1 on, 0 off */
 	SQ_PULL,	/* pull completions */
+	SQ_POST_ERROR,	/* post one WQE refused with status */
 };
 
 /* An expected request packet: every field is compared. */
@@ -155,6 +156,7 @@ SROCE_EXTERN_C_END
 #define FLUSH() { .op = SQ_FLUSH }
 #define DRAIN(on_, ...) { .op = SQ_DRAIN, .value = (on_), __VA_ARGS__ }
 #define PULL(...) { .op = SQ_PULL, __VA_ARGS__ }
+#define POST_ERROR(st_) { .op = SQ_POST_ERROR, .status = (st_) }
 
 /* Step fields. */
 #define WF(f) .wflags = (f)

@@ -399,6 +399,32 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 		),
 	},
 	{
+		.name = "10.10.2-local-err a wqe refused at post completes in order",
+		.rules = "10.10.2-local-err 10.10.2-flush",
+		SQ_DEFAULT(0),
+		SQ_STEPS(
+		POST(WRITE, 1, RDMA(1, 1)),
+		POST_ERROR(SROCE_WC_LOC_QP_OP_ERR),
+		POST(WRITE, 1, RDMA(2, 1)),
+		NEXT(SQ_BLOCKED(ERROR), SQ_RULE(LOCAL_ERR), TMR(ARM),
+		     PKTS(PKT_AR(WRITE_ONLY, 0, 0, 0, 1, LAST, P_RETH(1, 1, 1)))),
+		NEXT(SQ_BLOCKED(ERROR)),
+		ACKP(0, 1, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
+		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE_R(1, LOC_QP_OP_ERR, 0, 1, LOCAL_ERR, 1),
+			  FLUSHED(2)))
+		),
+	},
+	{
+		.name = "10.10.2-local-err a refused wqe with nothing before it fails at once",
+		.rules = "10.10.2-local-err",
+		SQ_DEFAULT(0),
+		SQ_STEPS(
+		POST_ERROR(SROCE_WC_LOC_LEN_ERR),
+		NEXT(SQ_BLOCKED(ERROR), SQ_RULE(LOCAL_ERR)),
+		PULL(CQES(CQE_R(0, LOC_LEN_ERR, 0, 1, LOCAL_ERR, 1)))
+		),
+	},
+	{
 		.name = "10.10.2-local-err read data that cannot be placed fails the read",
 		.rules = "10.10.2-local-err",
 		SQ_DEFAULT(0),

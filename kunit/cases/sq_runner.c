@@ -94,6 +94,9 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 	case SQ_POST:
 		post(s, ws, step, chk);
 		return none;
+	case SQ_POST_ERROR:
+		CHECK("posted", 1, sroce_req_post_error(&ws->sq, s->status));
+		return none;
 	case SQ_NEXT:
 		return next(s, ws, psn0, step, chk);
 	case SQ_RESP:
@@ -150,8 +153,8 @@ void sroce_sq_case_run(const struct sroce_sq_case *c, struct sroce_sq_case_ws *w
 		r = do_step(s, ws, psn0, step, chk);
 		if (s->drained1)
 			CHECK("drained", s->drained1 - 1, sroce_sq_drained(&ws->sq));
-		if (s->op == SQ_POST || s->op == SQ_UNSEND || s->op == SQ_FLUSH ||
-		    s->op == SQ_DRAIN)
+		if (s->op == SQ_POST || s->op == SQ_POST_ERROR || s->op == SQ_UNSEND ||
+		    s->op == SQ_FLUSH || s->op == SQ_DRAIN)
 			continue;
 		CHECK("action", s->action, r.action);
 		CHECK("reason", s->reason, r.reason);

@@ -107,6 +107,29 @@ uint32_t SendQueue::Post(uint32_t n) {
   return n;
 }
 
+// 10.10.2: a WQE refused when it was posted (a bad opcode, length or
+// key) takes its slot and completes with @status in order, like a local
+// error in a packet; the requester stops at it.
+uint32_t SendQueue::PostError(uint8_t status) {
+  if (!Post(1)) return 0;
+  sroce_sq_wqe& w = At(prod_ - 1);
+  if (w.state == kWqeDone) return 1;  // already flushed: the QP is in Error
+  w.state = kWqeFailed;
+  w.status = status ? status : static_cast<uint8_t>(SROCE_WC_LOC_QP_OP_ERR);
+  return 1;
+}
+
+// The cursor reached a WQE refused at post time: it spans no PSN, stops
+// the requester, and fails at once if nothing before it is outstanding.
+void SendQueue::ReachFailed() {
+  sroce_sq_wqe& w = At(sent_);
+  w.first_psn = next_psn_;
+  w.npsn = 0;
+  sent_++;
+  stopped_ = true;
+  if (una_ == sent_ - 1) Fail(una_, w.status, SROCE_SQR_LOCAL_ERR);
+}
+
 // The block reason for the packet at @c, or SROCE_BLK_NONE if it may go.
 uint8_t SendQueue::Gate(const Cursor& c) const {
   if (error_ || stopped_) return SROCE_BLK_ERROR;
@@ -216,8 +239,10 @@ void SendQueue::Advance(const sroce_req_pkt& pkt) {
 }
 
 // True when nothing is left to send after the cursor: the end of the work
-// posted so far.
-bool SendQueue::AtEndOfWork(const Cursor& c) const { return c.pos == prod_; }
+// posted so far, or a WQE that failed where the requester will stop.
+bool SendQueue::AtEndOfWork(const Cursor& c) const {
+  return c.pos == prod_ || At(c.pos).state == kWqeFailed;
+}
 
 // 9.7.5.1.6: the AckReq policy.  READ and ATOMIC requests always get a
 // response, so AckReq is set on SEND and WRITE packets only.
@@ -236,6 +261,13 @@ uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt) const {
 
 SqRet SendQueue::Next(sroce_req_pkt* pkt) {
   undo_valid_ = false;
+  if (!error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ &&
+      At(sent_).state == kWqeFailed) {
+    ReachFailed();
+    SqRet r = Make(SROCE_SQ_BLOCKED, SROCE_BLK_ERROR, SROCE_SQR_LOCAL_ERR);
+    TimerAfter(&r);
+    return r;
+  }
   uint8_t blk = Gate(cur_);
   if (blk != SROCE_BLK_NONE) {
     stats_.blocked[blk]++;

@@ -83,6 +83,7 @@ class SendQueue {
   uint32_t Room() const { return nslots_ - (prod_ - retire_); }
   uint32_t Producer() const { return prod_; }
   uint32_t Post(uint32_t n);
+  uint32_t PostError(uint8_t status);
   void Flush();
   bool Pull(sroce_sq_cqe* c);
   uint32_t Outstanding() const { return prod_ - retire_; }
@@ -124,6 +125,7 @@ class SendQueue {
   void Advance(const sroce_req_pkt& pkt);
   uint8_t AckReqRule(const sroce_req_pkt& pkt) const;
   bool AtEndOfWork(const Cursor& c) const;
+  void ReachFailed();
 
   // completer.cc
   SqRet Drop(uint8_t reason, uint8_t rule);

@@ -38,6 +38,10 @@ uint32_t sroce_sq_room(const sroce_sq_qp* sq) { return SendQueue::From(sq)->Room
 uint32_t sroce_sq_producer(const sroce_sq_qp* sq) { return SendQueue::From(sq)->Producer(); }
 uint32_t sroce_req_post(sroce_sq_qp* sq, uint32_t n) { return SendQueue::From(sq)->Post(n); }
 
+uint32_t sroce_req_post_error(sroce_sq_qp* sq, uint8_t status) {
+  return SendQueue::From(sq)->PostError(status);
+}
+
 sroce_sq_ret sroce_req_next(sroce_sq_qp* sq, sroce_req_pkt* pkt) {
   return SendQueue::From(sq)->Next(pkt);
 }

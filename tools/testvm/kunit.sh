@@ -6,9 +6,10 @@
 # Builds (or reuses) the kernel, builds sroce.ko and sroce_kunit.ko
 # against it, boots it with both modules loaded, collects the suites' KTAP
 # results from debugfs, and has the kernel tree's kunit.py parse them.
-# Fails on any failed case, on any case of tools/case-manifest.c that did
-# not run, and on any kernel report in the console.  Writes
-# build/<flavour>/kunit.ktap and prints "kunit-<flavour>: P passed, F failed".
+# Fails on any failed case, on any case of tools/case-manifest.c or of
+# the loopback suite that did not run, and on any kernel report in the
+# console.  Writes build/<flavour>/kunit.ktap and prints
+# "kunit-<flavour>: P passed, F failed".
 set -euo pipefail
 
 flavour=${1:-normal}
@@ -68,6 +69,31 @@ for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/compat
 		failed=$((failed + 1))
 	fi
 done
+# The loopback suite (kunit/loopback_kunit.c): every link profile of
+# kunit/cases/loopback.h with each of its fixed seeds.
+cat >"$out/loop-manifest.c" <<'EOF'
+#include <stdio.h>
+#include "loopback.h"
+#define SROCE_LOOP_PROFILE(name, ...) #name,
+static const char *const names[] = { SROCE_LOOP_PROFILE_LIST };
+int main(void)
+{
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (unsigned int seed = 1; seed <= SROCE_LOOP_KUNIT_SEEDS; seed++)
+			printf(SROCE_LOOP_DESC_FMT "\n", names[i], seed);
+	return 0;
+}
+EOF
+gcc -std=gnu11 -Wall -Werror -I"$top/include" -I"$top/kunit/cases" "$out/loop-manifest.c" \
+	-o "$out/loop-manifest"
+while IFS= read -r name; do
+	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
+		passed=$((passed + 1))
+	else
+		echo "kunit-$flavour: FAILED or MISSING: sroce_loopback: $name" >&2
+		failed=$((failed + 1))
+	fi
+done < <("$out/loop-manifest")
 notok=$(grep -acE '^ *not ok ' "$out/kunit.ktap" || true)
 if [ "$notok" -gt 0 ]; then
 	grep -aE '^ *not ok |# .*(Expected|step)' "$out/kunit.ktap" | head -n 40 >&2

@@ -16,9 +16,9 @@ static int __init sroce_init(void)
 	int err;
 
 	sroce_wire_init();
-	sroce_wq = alloc_workqueue("sroce", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
-	if (!sroce_wq)
-		return -ENOMEM;
+	err = sroce_task_wq_init();
+	if (err)
+		return err;
 	err = sroce_net_init();
 	if (err)
 		goto err_net;
@@ -31,7 +31,7 @@ static int __init sroce_init(void)
 err_notifier:
 	sroce_net_exit();
 err_net:
-	destroy_workqueue(sroce_wq);
+	sroce_task_wq_exit();
 	return err;
 }
 
@@ -41,7 +41,7 @@ static void __exit sroce_exit(void)
 	unregister_netdevice_notifier(&sroce_netdev_notifier);
 	sroce_unregister_all();
 	sroce_net_exit();
-	destroy_workqueue(sroce_wq);
+	sroce_task_wq_exit();
 }
 
 module_init(sroce_init);

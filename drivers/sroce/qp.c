@@ -12,11 +12,17 @@
  *   because the core frees the QP as soon as destroy returns.
  * - qp->state_lock covers qp->state and every attribute modify_qp stores;
  *   readers outside modify_qp take it too.  qp.c is the only writer of
- *   qp->state: modify_qp, and sroce_qp_error() for the engines.
+ *   qp->state: modify_qp, destroy, and sroce_qp_error() for the engines.
  * - qp->modify_lock serialises modify_qp calls on the QP (uverbs holds
  *   only a shared lock on it), so a transition is checked against the
- *   state it is applied to; the responder hooks run under it, outside the
+ *   state it is applied to; the engine hooks run under it, outside the
  *   spinlock.
+ * - The engines run in the QP task (task.c).  A transition that resets
+ *   them first stores the new state, under state_lock, then stops the
+ *   task (sroce_qp_quiesce()): the receive path checks the state and
+ *   queues a packet under state_lock, so once the state is stored no
+ *   packet is queued any more, and the engine hooks purge what was.
+ *   The task is started again only when the QP enters RTR.
  */
 #include <linux/log2.h>
 #include <rdma/ib_addr.h>
@@ -97,6 +103,7 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	spin_lock_init(&qp->state_lock);
 	mutex_init(&qp->modify_lock);
+	sroce_task_init(&qp->task);
 	qp->state = IB_QPS_RESET;
 	qp->path_mtu = ib_mtu_enum_to_int(IB_MTU_256);
 	qp->max_rd_atomic = 1;
@@ -165,14 +172,30 @@ err_erase:
 	return err;
 }
 
+/*
+ * Stop the QP task and bring the view up to date: qp.c and the engine
+ * hooks it calls then own what the task owns.
+ */
+static void sroce_qp_quiesce(struct sroce_qp *qp)
+{
+	sroce_task_stop(&qp->task);
+	sroce_qp_snapshot(qp);
+}
+
 int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	unsigned long flags;
 
 	xa_erase(&qp->sdev->qp_xa, ibqp->qp_num);
 	/* A lookup that found the QP has now taken its reference or failed. */
 	synchronize_rcu();
-	sroce_resp_stop(qp);
+	/* Packets of those lookups not queued yet are dropped from now on. */
+	spin_lock_irqsave(&qp->state_lock, flags);
+	qp->state = IB_QPS_RESET;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	sroce_qp_quiesce(qp);
+	sroce_resp_stop(qp, false);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->released);
 	sroce_resp_destroy(qp);
@@ -299,10 +322,16 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 						  qp->dest_qpn);
 }
 
-/*
- * Move the QP to Error from inside, for an engine that hit a fatal error
- * (the responder, in its worker): flush the RQ (the SQ holds nothing
- * sroce consumed: there is no requester yet) and raise @event.
+/**
+ * sroce_qp_error() - move the QP to Error for an engine that hit a fatal error
+ * @qp: the QP
+ * @event: the asynchronous event to raise
+ *
+ * Flushes the RQ (the SQ holds nothing sroce consumed: there is no
+ * requester yet) and raises @event.  A QP that modify_qp or destroy is
+ * already moving to RESET or ERR is left to them: they stop the task and
+ * flush.
+ * Context: the QP task.
  */
 void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 {
@@ -311,19 +340,42 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 		.element.qp = &qp->ibqp,
 		.event = event,
 	};
+	bool live;
 
+	sroce_task_assert_owned(&qp->task);
 	spin_lock_bh(&qp->state_lock);
-	qp->state = IB_QPS_ERR;
+	live = qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR;
+	if (live)
+		qp->state = IB_QPS_ERR;
 	spin_unlock_bh(&qp->state_lock);
+	if (!live)
+		return;
 	sroce_resp_flush_rq(qp);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
+/**
+ * sroce_qp_snapshot() - copy the attributes a pass works with into qp->view
+ * @qp: the QP
+ *
+ * Context: the QP task at the start of a pass, or qp.c with it stopped.
+ */
+void sroce_qp_snapshot(struct sroce_qp *qp)
+{
+	sroce_task_assert_owned(&qp->task);
+	spin_lock_bh(&qp->state_lock);
+	qp->view.av = qp->av;
+	qp->view.dest_qpn = qp->dest_qpn;
+	qp->view.access_flags = qp->access_flags;
+	spin_unlock_bh(&qp->state_lock);
+}
+
 /*
- * The state becomes RTR only once the responder is ready, so that a
- * failure leaves the QP in INIT; RESET and ERR are stored before the
- * responder is stopped, so that the receive path stops feeding it.
+ * The state becomes RTR only once the responder is ready and the task
+ * started, so that a failure leaves the QP in INIT; RESET and ERR are
+ * stored before the task is stopped, so that the receive path stops
+ * feeding it.
  */
 int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    struct ib_udata *udata)
@@ -364,16 +416,20 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		goto out;
 	switch (next) {
 	case IB_QPS_RTR:
+		/* Stopped since RESET already; from now on it is certain. */
+		sroce_qp_quiesce(qp);
 		err = sroce_resp_ready(qp);
 		if (err)
 			break;
+		sroce_task_start(&qp->task);
 		spin_lock_irqsave(&qp->state_lock, flags);
 		qp->state = IB_QPS_RTR;
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		break;
 	case IB_QPS_RESET:
 	case IB_QPS_ERR:
-		sroce_resp_stop(qp);
+		sroce_qp_quiesce(qp);
+		sroce_resp_stop(qp, next == IB_QPS_ERR);
 		break;
 	default:
 		break;

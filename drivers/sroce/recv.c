@@ -3,7 +3,8 @@
  * Receive: every RoCEv2 datagram from the UDP tunnel comes here.  The
  * packet is checked in a fixed order (lengths, BTH, opcode, pad, ICRC,
  * destination QP, its type, state and path), parsed into struct sroce_pkt
- * and handed to the responder; any failure drops it under a named reason.
+ * and queued for the responder, which runs in the QP's task; any failure
+ * drops it under a named reason.
  * What each opcode carries comes from the wire layer (wire.h).
  * sroce has no requester yet, so responses are dropped too.
  */
@@ -39,6 +40,12 @@ static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)
 		       ipv6_addr_equal(&ip6h->daddr, &av->saddr.in6.sin6_addr);
 	}
 	return false;
+}
+
+/* A QP in these states takes requests. */
+static bool sroce_state_takes_requests(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD;
 }
 
 /* Fill skb->cb from the BTH and the extension headers @info names. */
@@ -81,27 +88,52 @@ static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
 	pkt->payload_len = skb->len - info->len - pad - SROCE_ICRC_SIZE;
 }
 
+/*
+ * The last checks, the QP's state and path, and the hand-over to the
+ * responder, all under qp->state_lock: once modify_qp or destroy has
+ * stored a state that takes no requests, nothing more is queued, and
+ * they purge what was.  Return: true if the responder took @skb and the
+ * QP reference in it; else *@why says why not.
+ */
+static bool sroce_deliver(struct sroce_qp *qp, struct sk_buff *skb, enum sroce_drop *why)
+{
+	bool queued = false;
+
+	spin_lock_bh(&qp->state_lock);
+	if (!sroce_state_takes_requests(qp->state)) {
+		*why = SROCE_RX_DROP_QP_STATE;
+	} else if (!sroce_path_match(&qp->av, skb)) {
+		*why = SROCE_RX_DROP_BAD_ADDR;
+	} else {
+		if (skb_is_nonlinear(skb))
+			sroce_count(qp->sdev, SROCE_CNT_RX_PAGED);
+		queued = !sroce_resp_enqueue(qp, skb);
+		if (!queued)
+			*why = SROCE_RX_DROP_RESP_BUSY;
+	}
+	spin_unlock_bh(&qp->state_lock);
+	return queued;
+}
+
 /**
  * sroce_rcv() - receive one RoCEv2 datagram.
  * @sdev: the device of the receiving netdev; the caller holds a reference
  * @skb: the datagram, skb->data at its UDP header; consumed
  *
- * A valid request goes to the responder with a QP reference in
- * sroce_pkt(skb)->qp and skb->data at the BTH, its headers in the linear
- * area and its payload wherever the NIC put it (the responder copies it
- * out with skb_copy_bits(), never linearizing); anything else is dropped
- * and counted under its reason.
+ * A valid request is queued for the responder, which runs in the QP's
+ * task, with a QP reference in sroce_pkt(skb)->qp and skb->data at the
+ * BTH, its headers in the linear area and its payload wherever the NIC
+ * put it (the responder copies it out with skb_copy_bits(), never
+ * linearizing); anything else is dropped and counted under its reason.
  */
 void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 {
 	const struct sroce_opinfo *info;
-	enum ib_qp_state state;
 	enum sroce_drop why;
 	struct sroce_qp *qp;
 	unsigned int hdr_len;
 	unsigned int paylen;
 	unsigned int pad;
-	bool path_ok;
 	__le32 icrc_buf;
 	const __le32 *icrcp;
 	const u8 *bth;
@@ -172,26 +204,10 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		goto drop_qp;
 	}
 
-	spin_lock_bh(&qp->state_lock);
-	state = qp->state;
-	path_ok = sroce_path_match(&qp->av, skb);
-	spin_unlock_bh(&qp->state_lock);
-
-	if (state != IB_QPS_RTR && state != IB_QPS_RTS && state != IB_QPS_SQD) {
-		why = SROCE_RX_DROP_QP_STATE;
-		goto drop_qp;
-	}
-	if (!path_ok) {
-		why = SROCE_RX_DROP_BAD_ADDR;
-		goto drop_qp;
-	}
-
 	sroce_parse(skb, info, pad);
 	sroce_pkt(skb)->qp = qp;
-	if (skb_is_nonlinear(skb))
-		sroce_count(sdev, SROCE_CNT_RX_PAGED);
-	sroce_resp_enqueue(qp, skb);
-	return;
+	if (sroce_deliver(qp, skb, &why))
+		return;
 
 drop_qp:
 	sroce_qp_put(qp);

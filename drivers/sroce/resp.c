@@ -3,19 +3,22 @@
  * The responder shim: feeds each RC request to the response-generation
  * core (drivers/sroce/core/) and carries out its decisions.
  *
- * Request packets queued by recv.c are drained by one work item per QP;
- * each run of the worker is one RX batch, so ACKs the core holds for
- * coalescing go out at its end (C9-116).  For each packet: the core
- * decides (sroce_resp_rx), the shim executes what it is told to (placing
- * SEND/WRITE data, checking READ access, performing ATOMICs) and reports
- * the outcome (sroce_resp_executed); then every response descriptor the
- * core hands out is built and sent, READ data read from memory per
- * packet.  The shim never chooses a PSN, MSN, syndrome or ACK timing.
+ * Request packets queued by recv.c are drained by the responder stage of
+ * the QP task (sroce_resp_run()); each run of it is one RX batch, so ACKs
+ * the core holds for coalescing go out at its end (C9-116).  For each
+ * packet: the core decides (sroce_resp_rx), the shim executes what it is
+ * told to (placing SEND/WRITE data, checking READ access, performing
+ * ATOMICs) and reports the outcome (sroce_resp_executed); then every
+ * response descriptor the core hands out is built and sent, READ data
+ * read from memory per packet.  The shim never chooses a PSN, MSN, syndrome or ACK timing.
  *
- * Locking: the worker is the only user of resp->core while resp->ready;
- * sroce_resp_ready()/sroce_resp_stop() run with the worker cancelled.
- * Receive WQEs are copied out of the user-writable ring and validated
- * before use; a WQE slot is released only once its message completed.
+ * Locking: everything here but resp->rxq is owned by the QP task and
+ * takes no lock: sroce_resp_run() is a stage of its passes, and qp.c
+ * calls sroce_resp_ready()/sroce_resp_stop() with the task stopped.
+ * Copies into MRs, transmit, CQ posts and the user's callbacks run with
+ * no QP lock held.  Receive WQEs are copied out of the user-writable ring
+ * and validated before use; a WQE slot is released only once its message
+ * completed.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -35,22 +38,15 @@ module_param(ack_span_max, uint, 0444);
 MODULE_PARM_DESC(ack_span_max,
 		 "PSNs an owed ACK may newly cover before it goes out mid-batch (0: no limit)");
 
-#define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the worker */
-/* Requests one run of the worker takes: bounds the time it keeps BHs off. */
+#define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the QP task */
+/* Requests one run of the stage takes: bounds a pass (fairness between QPs). */
 #define SROCE_RESP_BATCH_MAX 64
-
-struct workqueue_struct *sroce_wq;
-
-static void sroce_resp_work(struct work_struct *work);
 
 int sroce_resp_create(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
 
 	skb_queue_head_init(&resp->rxq);
-	INIT_WORK(&resp->work, sroce_resp_work);
-	spin_lock_init(&resp->lock);
-	resp->ready = false;
 	resp->res = NULL;
 	resp->nres = 0;
 	return 0;
@@ -140,7 +136,7 @@ static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 op
 		.opcode = opcode,
 		.byte_len = byte_len,
 		.qp_num = qp->ibqp.qp_num,
-		.src_qp = qp->dest_qpn,
+		.src_qp = qp->view.dest_qpn,
 		.wc_flags = IB_WC_GRH,
 		.port_num = 1,
 	};
@@ -249,7 +245,7 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	int err;
 
 	if (xf & SROCE_XF_FIRST) {
-		if (!(qp->access_flags & IB_ACCESS_REMOTE_WRITE))
+		if (!(qp->view.access_flags & IB_ACCESS_REMOTE_WRITE))
 			return SROCE_EXEC_REM_ACCESS;
 		/* The whole RETH range, before any byte is placed (C9-124). */
 		if (pkt->reth_len) {
@@ -298,7 +294,7 @@ static int sroce_exec_read(struct sroce_qp *qp, struct sk_buff *skb)
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_mr *mr;
 
-	if (!(qp->access_flags & IB_ACCESS_REMOTE_READ))
+	if (!(qp->view.access_flags & IB_ACCESS_REMOTE_READ))
 		return SROCE_EXEC_REM_ACCESS;
 	if (!pkt->reth_len)
 		return SROCE_EXEC_OK;
@@ -318,7 +314,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 	struct sroce_mr *mr;
 	int err;
 
-	if (!(qp->access_flags & IB_ACCESS_REMOTE_ATOMIC))
+	if (!(qp->view.access_flags & IB_ACCESS_REMOTE_ATOMIC))
 		return SROCE_EXEC_REM_ACCESS;
 	if (pkt->reth_va & 7)
 		return SROCE_EXEC_INVALID;		/* misaligned atomic */
@@ -355,12 +351,14 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
  * with IB_WC_WR_FLUSH_ERR, the one in progress first.  At most one ring's
  * worth: the user can keep producing while this runs.  An SRQ keeps its
  * WQEs for the other QPs.
+ * Context: the QP task (sroce_qp_error()), or qp.c with it stopped.
  */
 void sroce_resp_flush_rq(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
 	u32 n = qp->rq.index_mask;
 
+	sroce_task_assert_owned(&qp->task);
 	if (qp->srq)
 		return;
 	if (resp->have_wqe) {
@@ -470,11 +468,17 @@ static void sroce_resp_account(struct sroce_qp *qp)
 	}
 }
 
-/* One RX batch: the requests queued so far, up to SROCE_RESP_BATCH_MAX. */
-static void sroce_resp_work(struct work_struct *work)
+/**
+ * sroce_resp_run() - the responder stage of the QP task: one RX batch
+ * @qp: the QP
+ *
+ * The requests queued so far, up to SROCE_RESP_BATCH_MAX, through the
+ * core; its coalesced ACK goes out at the end of the batch.
+ * Return: true if requests are left for another pass.
+ */
+bool sroce_resp_run(struct sroce_qp *qp)
 {
-	struct sroce_resp *resp = container_of(work, struct sroce_resp, work);
-	struct sroce_qp *qp = container_of(resp, struct sroce_qp, resp);
+	struct sroce_resp *resp = &qp->resp;
 	struct sk_buff_head batch;
 	struct sk_buff *skb;
 	bool more;
@@ -485,59 +489,57 @@ static void sroce_resp_work(struct work_struct *work)
 		__skb_queue_tail(&batch, skb);
 	more = !skb_queue_empty(&resp->rxq);
 	spin_unlock_bh(&resp->rxq.lock);
-	/* The rest is the next batch (its enqueue found this run pending). */
-	if (more)
-		queue_work(sroce_wq, &resp->work);
-
 	if (skb_queue_empty(&batch))
-		return;
+		return more;
+
 	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
 	atomic64_add(skb_queue_len(&batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
-	spin_lock_bh(&resp->lock);
-	if (resp->ready) {
-		if (!qp->srq)
-			sroce_resp_set_credits(&resp->core, sroce_queue_count(&qp->rq));
-		sroce_resp_batch_begin(&resp->core);
-	}
-	skb_queue_walk(&batch, skb) {
-		if (resp->ready)
-			sroce_resp_one(qp, skb);
-		else
-			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
-	}
-	if (resp->ready) {
-		sroce_resp_batch_end(&resp->core);
-		sroce_resp_drain(qp);
-		sroce_resp_account(qp);
-	}
-	spin_unlock_bh(&resp->lock);
-	/* The QP references go last: destroy waits for them (sroce_resp_destroy). */
+	if (!qp->srq)
+		sroce_resp_set_credits(&resp->core, sroce_queue_count(&qp->rq));
+	sroce_resp_batch_begin(&resp->core);
+	skb_queue_walk(&batch, skb)
+		sroce_resp_one(qp, skb);
+	sroce_resp_batch_end(&resp->core);
+	sroce_resp_drain(qp);
+	sroce_resp_account(qp);
+	/* The QP references go last: destroy waits for them. */
 	while ((skb = __skb_dequeue(&batch))) {
 		sroce_qp_put(sroce_pkt(skb)->qp);
 		consume_skb(skb);
 	}
+	return more;
 }
 
-void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
+/**
+ * sroce_resp_enqueue() - queue a request for the responder, schedule the task
+ * @qp: its QP, in a state that takes requests
+ * @skb: the request, with a QP reference in sroce_pkt(skb)->qp
+ *
+ * Context: the receive path, with qp->state_lock held: modify_qp and
+ * destroy store a state that takes no requests under it before they
+ * purge the queue.
+ * Return: 0 when @skb and its reference are the responder's, -ENOBUFS
+ * when the queue is full (the caller still owns both).
+ */
+int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	enum sroce_drop why = SROCE_RX_DROP_RESP_BUSY;
+	struct sk_buff_head *rxq = &qp->resp.rxq;
+	unsigned long flags;
+	int err = 0;
 
-	if (!READ_ONCE(qp->resp.ready)) {
-		why = SROCE_RX_DROP_QP_STATE;
-		goto drop;
-	}
-	if (skb_queue_len(&qp->resp.rxq) >= SROCE_RESP_QUEUE_MAX)
-		goto drop;
-	skb_queue_tail(&qp->resp.rxq, skb);
-	queue_work(sroce_wq, &qp->resp.work);
-	return;
-drop:
-	sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + why);
-	sroce_qp_put(qp);
-	kfree_skb(skb);
+	lockdep_assert_held(&qp->state_lock);
+	spin_lock_irqsave(&rxq->lock, flags);
+	if (skb_queue_len(rxq) < SROCE_RESP_QUEUE_MAX)
+		__skb_queue_tail(rxq, skb);
+	else
+		err = -ENOBUFS;
+	spin_unlock_irqrestore(&rxq->lock, flags);
+	if (!err)
+		sroce_task_schedule(&qp->task);
+	return err;
 }
 
-/* The QP entered RTR: (re)initialise the core with its attributes. */
+/* The QP enters RTR: (re)initialise the core with its attributes. */
 int sroce_resp_ready(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
@@ -552,42 +554,33 @@ int sroce_resp_ready(struct sroce_qp *qp)
 	struct sroce_rd_res *res = NULL;
 	u32 nres = qp->max_dest_rd_atomic;
 
+	sroce_task_assert_owned(&qp->task);
 	if (nres) {
 		res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
 		if (!res)
 			return -ENOMEM;
 	}
-	cancel_work_sync(&resp->work);
-	spin_lock_bh(&resp->lock);
 	kfree(resp->res);
 	resp->res = res;
 	resp->nres = nres;
 	sroce_resp_init(&resp->core, &p, res, nres);
 	memset(&resp->seen, 0, sizeof(resp->seen));
 	resp->have_wqe = false;
-	resp->ready = true;
-	spin_unlock_bh(&resp->lock);
 	return 0;
 }
 
-/* RESET, ERR or destroy: stop taking requests; in ERR flush the receives. */
-void sroce_resp_stop(struct sroce_qp *qp)
+/* RESET, ERR or destroy: drop the queued requests; in ERR (@flush) flush the receives. */
+void sroce_resp_stop(struct sroce_qp *qp, bool flush)
 {
-	struct sroce_resp *resp = &qp->resp;
-
-	spin_lock_bh(&resp->lock);
-	resp->ready = false;
-	spin_unlock_bh(&resp->lock);
-	cancel_work_sync(&resp->work);
+	sroce_task_assert_owned(&qp->task);
 	sroce_resp_purge(qp);
-	if (qp->state == IB_QPS_ERR)
+	if (flush)
 		sroce_resp_flush_rq(qp);
 }
 
-/* Every QP reference is gone: wait out a worker still finishing its batch. */
+/* Every QP reference is gone and the task stopped. */
 void sroce_resp_destroy(struct sroce_qp *qp)
 {
-	cancel_work_sync(&qp->resp.work);
 	kfree(qp->resp.res);
 	qp->resp.res = NULL;
 }

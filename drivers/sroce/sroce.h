@@ -5,6 +5,14 @@
  * One struct sroce_dev per `rdma link add ... type sroce`, bound to one
  * netdev.  The UDP 4791 tunnel sockets are global and live from module
  * load to unload.
+ *
+ * Locking: every lock is described beside the fields it guards, with the
+ * contexts that take it.  The engines of a QP (today the responder) run
+ * only in the QP's task (task.c); fields marked "owned by the QP task"
+ * need no lock, because only a pass of the task touches them, or qp.c
+ * while the task is stopped.  Lock order, outermost first:
+ * qp->modify_lock, qp->state_lock, resp->rxq.lock, qp->task.lock.  The
+ * CQ, SRQ and atomic locks are taken with no QP spinlock held.
  */
 #ifndef SROCE_H
 #define SROCE_H
@@ -21,6 +29,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "task.h"
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
 
 #include <sroce/core_abi.h>
@@ -67,7 +76,7 @@ enum sroce_counter {
 	SROCE_CNT_RX_DROP_LAST = SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_COUNT - 1,
 	SROCE_CNT_TX_PACKETS,
 	SROCE_CNT_TX_ERRORS,
-	SROCE_CNT_RX_BATCHES,		/* responder worker runs (RX batches) */
+	SROCE_CNT_RX_BATCHES,		/* responder stage runs with requests (RX batches) */
 	SROCE_CNT_RX_BATCH_PACKETS,	/* request packets they carried */
 	SROCE_CNT_RX_PAGED,		/* requests with payload in skb frags (not linearized) */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
@@ -84,10 +93,15 @@ struct sroce_dev {
 	struct ib_device_attr attr;
 	enum ib_mtu active_mtu;
 	struct xarray qp_xa;		/* QPN -> struct sroce_qp, RCU lookups */
-	u32 qp_next;			/* cyclic QPN allocation hint */
+	u32 qp_next;			/* cyclic QPN allocation hint (xa_lock) */
 	struct xarray mr_xa;		/* key >> 8 -> struct sroce_mr, RCU lookups */
-	u32 mr_next;
-	spinlock_t atomic_lock;		/* serialises responder atomics */
+	u32 mr_next;			/* (xa_lock of mr_xa) */
+	/*
+	 * Guards the 8 bytes of MR memory under an ATOMIC: its read, compare
+	 * and write are one step against every other QP's (sroce_mr_atomic).
+	 * Taken with BHs off, from QP tasks only.
+	 */
+	spinlock_t atomic_lock;
 	atomic64_t counters[SROCE_CNT_COUNT];
 	struct list_head list;		/* in sroce_devs (device.c) while registered */
 };
@@ -125,8 +139,15 @@ struct sroce_queue {
 
 struct sroce_cq {
 	struct ib_cq ibcq;
+	/*
+	 * lock guards queue (its producer index, and the ring itself, which
+	 * resize replaces) and notify.  Taken with interrupts saved: CQEs are
+	 * posted by QP tasks and by modify_qp's flush, resize_cq and
+	 * req_notify_cq take it in process context.  Never held across
+	 * comp_handler or event_handler.
+	 */
+	spinlock_t lock;
 	struct sroce_queue queue;
-	spinlock_t lock;		/* producer side of queue, notify */
 	u8 notify;			/* 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED */
 };
 
@@ -146,7 +167,7 @@ struct sroce_mr {
 	u64 iova;
 	u64 length;
 	int access;			/* IB_ACCESS_* */
-	refcount_t refs;		/* lookups from the responder */
+	refcount_t refs;		/* lookups from the QP tasks */
 	struct completion released;	/* refs reached zero */
 	struct rcu_head rcu;
 };
@@ -161,14 +182,22 @@ struct sroce_recv_wqe {
 	struct rxe_sge sge[SROCE_MAX_SGE];
 };
 
+/*
+ * The responder.  rxq is the only part that other contexts touch; the
+ * rest is owned by the QP task.
+ */
 struct sroce_resp {
+	/*
+	 * Request packets waiting for the QP task, each holding a QP
+	 * reference.  rxq.lock guards the list: recv.c appends under
+	 * qp->state_lock in softirq; the task's responder stage takes a batch
+	 * off with BHs off; qp.c purges it with the task stopped.
+	 */
+	struct sk_buff_head rxq;
+	/* Owned by the QP task from here on. */
 	struct sroce_resp_qp core;	/* the C++ core's state */
 	struct sroce_rd_res *res;	/* max_dest_rd_atomic entries */
 	u32 nres;
-	struct sk_buff_head rxq;	/* request packets waiting for the worker */
-	struct work_struct work;	/* drains rxq: one RX batch per run */
-	spinlock_t lock;		/* serialises the worker against modify/destroy */
-	bool ready;			/* RTR or later: requests accepted */
 	struct sroce_resp_stats seen;	/* core counters already added to the device */
 	/* The message being received (multi-packet SEND or WRITE). */
 	bool have_wqe;
@@ -197,28 +226,61 @@ struct sroce_av {
 struct sroce_srq {
 	struct ib_srq ibsrq;
 	struct sroce_pd *pd;
+	/*
+	 * lock guards queue (its consumer index, and the ring itself, which
+	 * resize replaces) and limit.  Taken with interrupts saved, by the
+	 * responder stages of every QP using the SRQ and by modify/query_srq.
+	 */
+	spinlock_t lock;
 	struct sroce_queue queue;
-	spinlock_t lock;		/* consumer side of queue */
-	u32 max_sge;
 	u32 limit;
+	u32 max_sge;			/* fixed at create, as srq_num */
 	u32 srq_num;
+};
+
+/*
+ * The attributes a pass of the QP task works with, copied from the QP's
+ * under state_lock when the pass starts (sroce_qp_snapshot()), so that
+ * transmit and access checks take no lock per packet.
+ */
+struct sroce_qp_view {
+	struct sroce_av av;
+	u32 dest_qpn;
+	int access_flags;
 };
 
 struct sroce_qp {
 	struct ib_qp ibqp;
+	/* Fixed from create to destroy. */
 	struct sroce_dev *sdev;
 	struct sroce_pd *pd;
 	struct sroce_cq *scq;
 	struct sroce_cq *rcq;
 	struct sroce_srq *srq;
 	struct sroce_queue sq;
-	struct sroce_queue rq;		/* unused with an SRQ */
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 	u32 rq_max_sge;
 	enum ib_sig_type sq_sig_type;
-	struct mutex modify_lock;	/* serialises modify_qp */
-	spinlock_t state_lock;		/* state and the attributes below */
+	/* Owned by the QP task: the RQ's consumer index (unused with an SRQ). */
+	struct sroce_queue rq;
+	/*
+	 * Serialises modify_qp calls (process context), so a transition is
+	 * checked against the state it is applied to.  Held across the task
+	 * stop and start and the engine hooks between them.
+	 */
+	struct mutex modify_lock;
+	/*
+	 * state_lock guards state and every attribute from state to
+	 * max_dest_rd_atomic.  Writers (qp.c only): modify_qp and destroy, in
+	 * process context with interrupts saved, and sroce_qp_error() in the
+	 * QP task with BHs off.  Readers: recv.c in softirq (state and av,
+	 * held across queueing the packet), query_qp, sroce_qp_snapshot() at
+	 * the start of a pass.  Under modify_lock, modify_qp and the engine
+	 * hooks it calls may read the attributes without state_lock: only
+	 * modify_qp writes them.
+	 */
+	spinlock_t state_lock;
 	enum ib_qp_state state;
 	struct sroce_av av;
 	u32 dest_qpn;
@@ -232,9 +294,17 @@ struct sroce_qp {
 	u8 rnr_retry;
 	u32 max_rd_atomic;
 	u32 max_dest_rd_atomic;
-	struct dst_cache dst_cache;	/* the route of av, for responses */
+	/* Owned by the QP task, refreshed at the start of each pass. */
+	struct sroce_qp_view view;
+	/*
+	 * The route of view.av.  Per CPU: used by the QP task with BHs off
+	 * (tx.c); modify_qp invalidates it with dst_cache_reset(), which is
+	 * safe against a concurrent user.
+	 */
+	struct dst_cache dst_cache;
+	struct sroce_task task;		/* its lock: see task.h */
 	struct sroce_resp resp;
-	refcount_t refs;		/* lookups from the receive path */
+	refcount_t refs;		/* lookups from the receive path (atomic) */
 	struct completion released;
 };
 
@@ -368,6 +438,7 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
+void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 
 /* srq.c */
@@ -391,15 +462,18 @@ void sroce_tx_qp_cleanup(struct sroce_qp *qp);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      struct sroce_mr *mr);
 
-/* resp.c: the responder shim */
-extern struct workqueue_struct *sroce_wq;
+/*
+ * resp.c: the responder shim.  sroce_resp_run() is the QP task's
+ * responder stage; qp.c calls ready and stop with the task stopped, and
+ * flush_rq either so or from the task (sroce_qp_error()).
+ */
 int sroce_resp_create(struct sroce_qp *qp);
-int sroce_resp_ready(struct sroce_qp *qp);	/* the QP entered RTR: (re)initialise the core */
-void sroce_resp_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: drain, flush */
+int sroce_resp_ready(struct sroce_qp *qp);	/* the QP enters RTR: (re)initialise the core */
+void sroce_resp_stop(struct sroce_qp *qp, bool flush);	/* RESET/ERR/destroy: purge [, flush] */
 void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);
-/* takes ownership of @skb and of the QP reference in it */
-void sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+bool sroce_resp_run(struct sroce_qp *qp);
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

@@ -8,6 +8,8 @@
  * routed in init_net pinned to the device's netdev and sent through the
  * IP stack, which adds the link-layer header.  Each QP caches its route
  * (struct dst_cache, as tunnels do); modify_qp with a new AV resets it.
+ * Runs in the QP task: the path and destination QPN come from the QP's
+ * view of its attributes (qp->view), copied at the start of the pass.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -170,20 +172,14 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	struct dst_entry *dst;
 	struct sk_buff *skb;
 	struct socket *sock;
+	const struct sroce_av *av = &qp->view.av;
 	struct sroce_hdrs hdrs;
-	struct sroce_av av;
 	u8 *payload;
 	struct net *net;
-	u32 dest_qpn;
 	bool ipv6;
 	int err;
 
-	spin_lock_bh(&qp->state_lock);
-	av = qp->av;
-	dest_qpn = qp->dest_qpn;
-	spin_unlock_bh(&qp->state_lock);
-
-	ipv6 = av.network_type == RDMA_NETWORK_IPV6;
+	ipv6 = av->network_type == RDMA_NETWORK_IPV6;
 	sock = sroce_net_sock(ipv6);
 	if (!sock) {
 		err = -EAFNOSUPPORT;
@@ -191,7 +187,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	}
 	net = sock_net(sock->sk);
 
-	dst = sroce_route(qp, sock->sk, ndev, &av);
+	dst = sroce_route(qp, sock->sk, ndev, av);
 	if (IS_ERR(dst)) {
 		err = PTR_ERR(dst);
 		goto err_count;
@@ -212,7 +208,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		.opcode = d->opcode,
 		.pad = pad,
 		.pkey = SROCE_PKEY_DEFAULT,
-		.dest_qpn = dest_qpn,
+		.dest_qpn = qp->view.dest_qpn,
 		.psn = d->psn,
 		.syndrome = d->syndrome,
 		.msn = d->msn,
@@ -227,12 +223,12 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 			goto err_skb;
 	}
 
-	sroce_push_udp(skb, &av);
+	sroce_push_udp(skb, av);
 	if (ipv6) {
-		sroce_push_ip6(skb, &av);
+		sroce_push_ip6(skb, av);
 		skb->protocol = htons(ETH_P_IPV6);
 	} else {
-		sroce_push_ip4(net, skb, &av);
+		sroce_push_ip4(net, skb, av);
 		skb->protocol = htons(ETH_P_IP);
 	}
 	skb->dev = ndev;

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The QP task: one serialized execution context per QP (task.c).
+ *
+ * Anything may schedule it; its passes never overlap, and each runs the
+ * engine stages in a fixed order.  State marked "owned by the QP task"
+ * in sroce.h is touched only by a pass, or by qp.c between
+ * sroce_task_stop() and sroce_task_start(), when no pass can run.
+ */
+#ifndef SROCE_TASK_H
+#define SROCE_TASK_H
+
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+enum sroce_task_state {
+	SROCE_TASK_STOPPED,	/* no pass runs, none is queued; schedules are ignored */
+	SROCE_TASK_IDLE,	/* started, nothing queued */
+	SROCE_TASK_QUEUED,	/* one pass queued on the workqueue */
+	SROCE_TASK_RUNNING,	/* a pass runs */
+	SROCE_TASK_RERUN,	/* a pass runs and was scheduled meanwhile: one more follows */
+};
+
+struct sroce_task {
+	struct work_struct work;
+	/* Guards state and runner; taken from any context, interrupts saved. */
+	spinlock_t lock;
+	enum sroce_task_state state;
+	struct task_struct *runner;	/* the thread running a pass, else NULL */
+};
+
+int sroce_task_wq_init(void);
+void sroce_task_wq_exit(void);
+
+void sroce_task_init(struct sroce_task *t);
+void sroce_task_start(struct sroce_task *t);
+void sroce_task_schedule(struct sroce_task *t);
+void sroce_task_stop(struct sroce_task *t);
+
+/* The caller may touch state owned by the QP task: it runs a pass, or the task is stopped. */
+static inline bool sroce_task_owned(const struct sroce_task *t)
+{
+	return READ_ONCE(t->runner) == current || READ_ONCE(t->state) == SROCE_TASK_STOPPED;
+}
+
+#define sroce_task_assert_owned(t) \
+	WARN_ON_ONCE(IS_ENABLED(CONFIG_PROVE_LOCKING) && !sroce_task_owned(t))
+
+#endif /* SROCE_TASK_H */

@@ -27,6 +27,7 @@
 #include <rdma/ib_umem.h>
 
 #include "sroce.h"
+#include "dma.h"
 
 /* The access bits an MR keeps; IB_ACCESS_HUGETLB is only a hint. */
 #define SROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
@@ -220,6 +221,28 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned i
 		len -= n;
 	}
 	return err;
+}
+
+/* Store @len bytes of @buf at @iova (an ATOMIC's original value, locally). */
+int sroce_mr_store(struct sroce_mr *mr, u64 iova, const void *buf, u32 len)
+{
+	u64 off;
+
+	if (!sroce_mr_covers(mr, iova, len))
+		return -EFAULT;
+	off = sroce_mr_offset(mr, iova);
+	while (len) {
+		unsigned int pgoff = off & ~PAGE_MASK;
+		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
+		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+
+		memcpy(va + pgoff, buf, n);
+		kunmap_local(va);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
 }
 
 /*

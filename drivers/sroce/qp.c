@@ -150,14 +150,19 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	err = sroce_resp_create(qp);
 	if (err)
 		goto err_tx;
+	err = sroce_sqs_create(qp);
+	if (err)
+		goto err_resp;
 	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 	if (err)
-		goto err_resp;
+		goto err_sqs;
 	err = xa_err(xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL));
 	if (err)
-		goto err_resp;
+		goto err_sqs;
 	return 0;
 
+err_sqs:
+	sroce_sqs_destroy(qp);
 err_resp:
 	sroce_resp_destroy(qp);
 err_tx:
@@ -196,8 +201,10 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	sroce_qp_quiesce(qp);
 	sroce_resp_stop(qp, false);
+	sroce_sq_stop(qp);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->released);
+	sroce_sqs_destroy(qp);
 	sroce_resp_destroy(qp);
 	sroce_tx_qp_cleanup(qp);
 	if (!qp->srq)
@@ -327,8 +334,8 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
  * @qp: the QP
  * @event: the asynchronous event to raise
  *
- * Flushes the RQ (the SQ holds nothing sroce consumed: there is no
- * requester yet) and raises @event.  A QP that modify_qp or destroy is
+ * Flushes the RQ and the SQ and raises @event (SROCE_EVENT_NONE for an
+ * error completion, which reports itself).  A QP that modify_qp or destroy is
  * already moving to RESET or ERR is left to them: they stop the task and
  * flush.
  * Context: the QP task.
@@ -351,6 +358,20 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 	if (!live)
 		return;
 	sroce_resp_flush_rq(qp);
+	sroce_sq_error_flush(qp);
+	if (event != SROCE_EVENT_NONE && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* SQD: the send queue drained (IBA 10.3.1 ... the SQ Drained event). */
+void sroce_qp_sq_drained(struct sroce_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_SQ_DRAINED,
+	};
+
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
@@ -426,10 +447,26 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->state = IB_QPS_RTR;
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		break;
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+		sroce_qp_quiesce(qp);
+		if (cur == IB_QPS_RTR)
+			sroce_sq_ready(qp);
+		sroce_sq_set_draining(qp, next == IB_QPS_SQD);
+		sroce_task_start(&qp->task);
+		break;
 	case IB_QPS_RESET:
 	case IB_QPS_ERR:
 		sroce_qp_quiesce(qp);
 		sroce_resp_stop(qp, next == IB_QPS_ERR);
+		sroce_sq_stop(qp);
+		if (next == IB_QPS_ERR) {
+			/* Flush now, and the WQEs posted later on their doorbell. */
+			sroce_sq_error_flush(qp);
+			sroce_task_start(&qp->task);
+		} else {
+			sroce_sq_reset(qp);
+		}
 		break;
 	default:
 		break;
@@ -528,12 +565,26 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 /*
  * The doorbell: librxe writes WQEs into the SQ ring and calls post_send
- * with no WR.  There is no requester yet, so nothing is sent.
+ * with no WR.  The QP task copies them out and sends (req.c); in Error it
+ * flushes them.  Before RTS, EINVAL, as stock rxe (the WQEs stay in the
+ * ring).  Kernel WRs come with the kernel verbs (not yet).
  */
 int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
 {
-	if (wr)
+	struct sroce_qp *qp = to_sqp(ibqp);
+	enum ib_qp_state state;
+	unsigned long flags;
+
+	if (wr) {
 		*bad_wr = wr;
-	return -EOPNOTSUPP;
+		return -EOPNOTSUPP;
+	}
+	spin_lock_irqsave(&qp->state_lock, flags);
+	state = qp->state;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR)
+		return -EINVAL;
+	sroce_task_schedule(&qp->task);
+	return 0;
 }

@@ -136,6 +136,21 @@ void *sroce_queue_head(struct sroce_queue *q)
 	return sroce_queue_count(q) ? queue_slot(q, q->index) : NULL;
 }
 
+/*
+ * FROM_CLIENT: the unconsumed slot @n places after the head, or NULL if
+ * the user has not produced it.  Like the head, it stays user-writable.
+ */
+void *sroce_queue_peek(struct sroce_queue *q, u32 n)
+{
+	return n < sroce_queue_count(q) ? queue_slot(q, (q->index + n) & q->index_mask) : NULL;
+}
+
+/* FROM_CLIENT: the ring's slot count (a power of two; one stays empty). */
+u32 sroce_queue_slots(const struct sroce_queue *q)
+{
+	return q->index_mask + 1;
+}
+
 /* FROM_CLIENT: release the head slot to the user. */
 void sroce_queue_pop(struct sroce_queue *q)
 {

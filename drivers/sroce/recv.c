@@ -3,10 +3,9 @@
  * Receive: every RoCEv2 datagram from the UDP tunnel comes here.  The
  * packet is checked in a fixed order (lengths, BTH, opcode, pad, ICRC,
  * destination QP, its type, state and path), parsed into struct sroce_pkt
- * and queued for the responder, which runs in the QP's task; any failure
- * drops it under a named reason.
+ * and queued for the QP's task: requests for the responder, responses
+ * for the completer; any failure drops it under a named reason.
  * What each opcode carries comes from the wire layer (wire.h).
- * sroce has no requester yet, so responses are dropped too.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -46,6 +45,12 @@ static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)
 static bool sroce_state_takes_requests(enum ib_qp_state state)
 {
 	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD;
+}
+
+/* A QP in these states runs its requester, so it takes responses. */
+static bool sroce_state_takes_responses(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTS || state == IB_QPS_SQD;
 }
 
 /* Fill skb->cb from the BTH and the extension headers @info names. */
@@ -99,17 +104,27 @@ static bool sroce_deliver(struct sroce_qp *qp, struct sk_buff *skb, enum sroce_d
 {
 	bool queued = false;
 
+	bool response = sroce_opinfo(sroce_pkt(skb)->opcode)->response;
+
 	spin_lock_bh(&qp->state_lock);
-	if (!sroce_state_takes_requests(qp->state)) {
+	if (response && !sroce_state_takes_responses(qp->state)) {
+		*why = SROCE_RX_DROP_SQ_STATE;
+	} else if (!response && !sroce_state_takes_requests(qp->state)) {
 		*why = SROCE_RX_DROP_QP_STATE;
 	} else if (!sroce_path_match(&qp->av, skb)) {
 		*why = SROCE_RX_DROP_BAD_ADDR;
 	} else {
 		if (skb_is_nonlinear(skb))
 			sroce_count(qp->sdev, SROCE_CNT_RX_PAGED);
-		queued = !sroce_resp_enqueue(qp, skb);
-		if (!queued)
-			*why = SROCE_RX_DROP_RESP_BUSY;
+		if (response) {
+			queued = !sroce_comp_enqueue(qp, skb);
+			if (!queued)
+				*why = SROCE_RX_DROP_COMP_BUSY;
+		} else {
+			queued = !sroce_resp_enqueue(qp, skb);
+			if (!queued)
+				*why = SROCE_RX_DROP_RESP_BUSY;
+		}
 	}
 	spin_unlock_bh(&qp->state_lock);
 	return queued;
@@ -173,11 +188,6 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		why = SROCE_RX_DROP_BAD_OPCODE;
 		goto drop;
 	}
-	if (info->response) {
-		why = SROCE_RX_DROP_NO_REQUESTER;
-		goto drop;
-	}
-
 	pad = (bth[offsetof(struct sroce_bth, flags)] >> SROCE_BTH_PAD_SHIFT) & SROCE_BTH_PAD_MASK;
 	paylen = skb->len - hdr_len - SROCE_ICRC_SIZE;
 	if (pad > paylen) {

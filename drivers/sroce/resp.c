@@ -523,20 +523,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
  */
 int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
 {
-	struct sk_buff_head *rxq = &qp->resp.rxq;
-	unsigned long flags;
-	int err = 0;
-
 	lockdep_assert_held(&qp->state_lock);
-	spin_lock_irqsave(&rxq->lock, flags);
-	if (skb_queue_len(rxq) < SROCE_RESP_QUEUE_MAX)
-		__skb_queue_tail(rxq, skb);
-	else
-		err = -ENOBUFS;
-	spin_unlock_irqrestore(&rxq->lock, flags);
-	if (!err)
-		sroce_task_schedule(&qp->task);
-	return err;
+	return sroce_task_queue_skb(&qp->task, &qp->resp.rxq, SROCE_RESP_QUEUE_MAX, skb);
 }
 
 /* The QP enters RTR: (re)initialise the core with its attributes. */

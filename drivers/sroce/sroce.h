@@ -30,6 +30,7 @@
 
 #include "compat.h"
 #include "task.h"
+#include "sq.h"
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
 
 #include <sroce/core_abi.h>
@@ -63,9 +64,10 @@ enum sroce_drop {
 	SROCE_RX_DROP_QP_TYPE,		/* QP is not RC */
 	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD */
 	SROCE_RX_DROP_BAD_ADDR,		/* source/destination IP != the QP's path */
-	SROCE_RX_DROP_NO_REQUESTER,	/* a response: sroce has no requester yet */
+	SROCE_RX_DROP_SQ_STATE,		/* a response to a QP not in RTS/SQD */
 	SROCE_RX_DROP_RESP_BUSY,	/* responder queue full */
 	SROCE_RX_DROP_CORE,		/* the core decided DROP (its stats say why) */
+	SROCE_RX_DROP_COMP_BUSY,	/* completer queue full */
 	SROCE_RX_DROP_COUNT,
 };
 
@@ -79,10 +81,18 @@ enum sroce_counter {
 	SROCE_CNT_RX_BATCHES,		/* responder stage runs with requests (RX batches) */
 	SROCE_CNT_RX_BATCH_PACKETS,	/* request packets they carried */
 	SROCE_CNT_RX_PAGED,		/* requests with payload in skb frags (not linearized) */
+	SROCE_CNT_SQ_PACKETS,		/* request packets sent */
+	SROCE_CNT_SQ_RETRANSMITS,	/* of which retransmissions */
+	SROCE_CNT_SQ_TIMEOUTS,		/* retransmit timer expiries that went back */
+	SROCE_CNT_SQ_RNR_WAITS,		/* RNR NAK waits started */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
 			      sizeof(struct sroce_resp_stats) / sizeof(u64) - 1,
+	/* The requester and completer cores' struct sroce_sq_stats, likewise. */
+	SROCE_CNT_SQ_CORE_FIRST,
+	SROCE_CNT_SQ_CORE_LAST = SROCE_CNT_SQ_CORE_FIRST +
+				 sizeof(struct sroce_sq_stats) / sizeof(u64) - 1,
 	SROCE_CNT_COUNT,
 };
 
@@ -304,6 +314,7 @@ struct sroce_qp {
 	struct dst_cache dst_cache;
 	struct sroce_task task;		/* its lock: see task.h */
 	struct sroce_resp resp;
+	struct sroce_sqs sqs;		/* requester and completer; rxq and timers see sq.h */
 	refcount_t refs;		/* lookups from the receive path (atomic) */
 	struct completion released;
 };
@@ -395,6 +406,8 @@ void sroce_queue_cleanup(struct sroce_queue *q);
 u32 sroce_queue_count(const struct sroce_queue *q);	/* FROM_CLIENT: slots ready */
 void *sroce_queue_head(struct sroce_queue *q);		/* FROM_CLIENT: next slot or NULL */
 void sroce_queue_pop(struct sroce_queue *q);		/* FROM_CLIENT: release head */
+void *sroce_queue_peek(struct sroce_queue *q, u32 n);	/* FROM_CLIENT: n after head, or NULL */
+u32 sroce_queue_slots(const struct sroce_queue *q);
 void *sroce_queue_tail(struct sroce_queue *q);		/* TO_CLIENT: free slot or NULL */
 void sroce_queue_push(struct sroce_queue *q);		/* TO_CLIENT: publish tail */
 int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
@@ -437,9 +450,12 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
+/* sroce_qp_error() without an affiliated event: an error completion says it. */
+#define SROCE_EVENT_NONE ((enum ib_event_type)-1)
 void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
 void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
+void sroce_qp_sq_drained(struct sroce_qp *qp);
 
 /* srq.c */
 int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
@@ -456,9 +472,27 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb);
 /* icrc.c */
 u32 sroce_icrc(struct sk_buff *skb, unsigned int bth_off, unsigned int len);
 
-/* tx.c: build and send one response; @payload may be NULL when len is 0 */
+/*
+ * tx.c: build and send packets.  sroce_tx_alloc() makes an skb with the
+ * transport headers of @h and room for @len payload bytes (and the pad),
+ * at *payload; the caller fills it, then sroce_tx_send() (which consumes
+ * the skb) or sroce_tx_abort().
+ */
+struct sroce_hdrs;
+struct sroce_tx {
+	struct dst_entry *dst;
+	struct socket *sock;
+	unsigned int ip_len;
+	unsigned int tlen;		/* transport headers + payload + pad + ICRC */
+	bool ipv6;
+};
+
 int sroce_tx_qp_init(struct sroce_qp *qp);
 void sroce_tx_qp_cleanup(struct sroce_qp *qp);
+struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_hdrs *h, u32 len,
+			       u8 **payload, struct sroce_tx *tx);
+int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx);
+void sroce_tx_abort(struct sk_buff *skb, struct sroce_tx *tx);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      struct sroce_mr *mr);
 
@@ -474,6 +508,26 @@ void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);
 int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
 bool sroce_resp_run(struct sroce_qp *qp);
+
+/*
+ * req.c, comp.c, timers.c: the requester and completer shims, stages of
+ * the QP task (completer first).  qp.c calls the sroce_sq_* hooks with
+ * the task stopped.
+ */
+bool sroce_req_run(struct sroce_qp *qp);
+bool sroce_comp_run(struct sroce_qp *qp);
+void sroce_comp_retire(struct sroce_qp *qp);
+int sroce_comp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+void sroce_sq_ready(struct sroce_qp *qp);	/* the QP enters RTS: (re)initialise the cores */
+void sroce_sq_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: purge, timers off */
+void sroce_sq_reset(struct sroce_qp *qp);	/* RESET: the WQEs taken are discarded */
+void sroce_sq_set_draining(struct sroce_qp *qp, bool on);	/* SQD */
+void sroce_sq_error_flush(struct sroce_qp *qp);	/* Error: every WQE flushed, CQEs posted */
+void sroce_sq_fold_stats(struct sroce_qp *qp);
+void sroce_sq_timers_init(struct sroce_qp *qp);
+void sroce_sq_timers_stop(struct sroce_qp *qp);
+void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r);
+bool sroce_sq_timer_events(struct sroce_qp *qp);
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

@@ -11,6 +11,8 @@
 #define RX_DROP(r) (SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_##r)
 #define CORE(field) (SROCE_CNT_CORE_FIRST + \
 		     offsetof(struct sroce_resp_stats, field) / sizeof(u64))
+#define SQ_CORE(field) (SROCE_CNT_SQ_CORE_FIRST + \
+			offsetof(struct sroce_sq_stats, field) / sizeof(u64))
 
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
@@ -25,14 +27,19 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[RX_DROP(QP_TYPE)].name = "rx_drop_qp_type",
 	[RX_DROP(QP_STATE)].name = "rx_drop_qp_state",
 	[RX_DROP(BAD_ADDR)].name = "rx_drop_bad_addr",
-	[RX_DROP(NO_REQUESTER)].name = "rx_drop_no_requester",
+	[RX_DROP(SQ_STATE)].name = "rx_drop_sq_state",
 	[RX_DROP(RESP_BUSY)].name = "rx_drop_resp_busy",
 	[RX_DROP(CORE)].name = "rx_drop_core",
+	[RX_DROP(COMP_BUSY)].name = "rx_drop_comp_busy",
 	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
 	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
 	[SROCE_CNT_RX_BATCHES].name = "rx_batches",
 	[SROCE_CNT_RX_BATCH_PACKETS].name = "rx_batch_packets",
 	[SROCE_CNT_RX_PAGED].name = "rx_paged",
+	[SROCE_CNT_SQ_PACKETS].name = "req_packets",
+	[SROCE_CNT_SQ_RETRANSMITS].name = "req_retransmits",
+	[SROCE_CNT_SQ_TIMEOUTS].name = "req_timeouts",
+	[SROCE_CNT_SQ_RNR_WAITS].name = "req_rnr_waits",
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",
@@ -62,11 +69,52 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[CORE(drops[SROCE_DROP_DUP_ERROR])].name = "core_drop_dup_error",
 	[CORE(drops[SROCE_DROP_BUSY])].name = "core_drop_busy",
 	[CORE(drops[SROCE_DROP_NOT_EXPECTED])].name = "core_drop_not_expected",
+	[SQ_CORE(packets)].name = "req_core_packets",
+	[SQ_CORE(retransmits)].name = "req_core_retransmits",
+	[SQ_CORE(timeouts)].name = "comp_timeouts",
+	[SQ_CORE(rnr_waits)].name = "comp_rnr_waits",
+	[SQ_CORE(seq_naks)].name = "comp_nak_psn_seq_err",
+	[SQ_CORE(rnr_naks)].name = "comp_rnr_nak",
+	[SQ_CORE(fatal_naks[SROCE_NAK_PSN_SEQ_ERR])].name = "comp_fatal_nak_none",
+	[SQ_CORE(fatal_naks[SROCE_NAK_INVALID_REQ])].name = "comp_nak_invalid_req",
+	[SQ_CORE(fatal_naks[SROCE_NAK_REM_ACCESS_ERR])].name = "comp_nak_rem_access_err",
+	[SQ_CORE(fatal_naks[SROCE_NAK_REM_OP_ERR])].name = "comp_nak_rem_op_err",
+	[SQ_CORE(implied_naks)].name = "comp_implied_nak",
+	[SQ_CORE(acks)].name = "comp_acks",
+	[SQ_CORE(drops[SROCE_CDROP_NONE])].name = "comp_drop_none",
+	[SQ_CORE(drops[SROCE_CDROP_GHOST])].name = "comp_drop_ghost",
+	[SQ_CORE(drops[SROCE_CDROP_DUPLICATE])].name = "comp_drop_duplicate",
+	[SQ_CORE(drops[SROCE_CDROP_STALE_NAK])].name = "comp_drop_stale_nak",
+	[SQ_CORE(drops[SROCE_CDROP_BAD_OPCODE])].name = "comp_drop_bad_opcode",
+	[SQ_CORE(drops[SROCE_CDROP_BAD_LENGTH])].name = "comp_drop_bad_length",
+	[SQ_CORE(drops[SROCE_CDROP_RESERVED])].name = "comp_drop_reserved",
+	[SQ_CORE(drops[SROCE_CDROP_READ_GAP])].name = "comp_drop_read_gap",
+	[SQ_CORE(drops[SROCE_CDROP_QP_ERROR])].name = "comp_drop_qp_error",
+	[SQ_CORE(completions[SROCE_WC_SUCCESS])].name = "wc_success",
+	[SQ_CORE(completions[SROCE_WC_LOC_LEN_ERR])].name = "wc_loc_len_err",
+	[SQ_CORE(completions[SROCE_WC_LOC_QP_OP_ERR])].name = "wc_loc_qp_op_err",
+	[SQ_CORE(completions[SROCE_WC_LOC_PROT_ERR])].name = "wc_loc_prot_err",
+	[SQ_CORE(completions[SROCE_WC_WR_FLUSH_ERR])].name = "wc_wr_flush_err",
+	[SQ_CORE(completions[SROCE_WC_BAD_RESP_ERR])].name = "wc_bad_resp_err",
+	[SQ_CORE(completions[SROCE_WC_REM_INV_REQ_ERR])].name = "wc_rem_inv_req_err",
+	[SQ_CORE(completions[SROCE_WC_REM_ACCESS_ERR])].name = "wc_rem_access_err",
+	[SQ_CORE(completions[SROCE_WC_REM_OP_ERR])].name = "wc_rem_op_err",
+	[SQ_CORE(completions[SROCE_WC_RETRY_EXC_ERR])].name = "wc_retry_exc_err",
+	[SQ_CORE(completions[SROCE_WC_RNR_RETRY_EXC_ERR])].name = "wc_rnr_retry_exc_err",
+	[SQ_CORE(blocked[SROCE_BLK_NONE])].name = "req_blocked_none",
+	[SQ_CORE(blocked[SROCE_BLK_WINDOW])].name = "req_blocked_window",
+	[SQ_CORE(blocked[SROCE_BLK_ORD])].name = "req_blocked_ord",
+	[SQ_CORE(blocked[SROCE_BLK_FENCE])].name = "req_blocked_fence",
+	[SQ_CORE(blocked[SROCE_BLK_CREDITS])].name = "req_blocked_credits",
+	[SQ_CORE(blocked[SROCE_BLK_RNR_WAIT])].name = "req_blocked_rnr_wait",
+	[SQ_CORE(blocked[SROCE_BLK_DRAINING])].name = "req_blocked_draining",
+	[SQ_CORE(blocked[SROCE_BLK_ERROR])].name = "req_blocked_error",
 };
 
 /* Every counter has a name: a new enum value without one fails here. */
 static_assert(CORE(drops[SROCE_DROP_REASON_COUNT - 1]) == SROCE_CNT_CORE_LAST);
-static_assert(RX_DROP(CORE) == SROCE_CNT_RX_DROP_LAST);
+static_assert(SQ_CORE(blocked[SROCE_BLK_REASON_COUNT - 1]) == SROCE_CNT_SQ_CORE_LAST);
+static_assert(RX_DROP(COMP_BUSY) == SROCE_CNT_RX_DROP_LAST);
 
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
 {

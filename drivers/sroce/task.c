@@ -28,6 +28,8 @@
 
 /* The stages of a pass, in their order: completer, requester, responder. */
 static bool (*const sroce_task_stages[])(struct sroce_qp *qp) = {
+	sroce_comp_run,
+	sroce_req_run,
 	sroce_resp_run,
 };
 
@@ -157,4 +159,31 @@ void sroce_task_stop(struct sroce_task *t)
 	spin_unlock_irqrestore(&t->lock, flags);
 	/* Cancels a queued pass, waits for a running one (it cannot requeue). */
 	cancel_work_sync(&t->work);
+}
+
+/**
+ * sroce_task_queue_skb() - queue a packet for a stage of the task, schedule it
+ * @t: the QP's task
+ * @q: the stage's packet queue
+ * @max: packets it may hold
+ * @skb: the packet
+ *
+ * Return: 0 when @skb is queued, -ENOBUFS when @q is full (the caller
+ * still owns @skb).
+ */
+int sroce_task_queue_skb(struct sroce_task *t, struct sk_buff_head *q, u32 max,
+			 struct sk_buff *skb)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (skb_queue_len(q) < max)
+		__skb_queue_tail(q, skb);
+	else
+		err = -ENOBUFS;
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (!err)
+		sroce_task_schedule(t);
+	return err;
 }

@@ -37,6 +37,10 @@ void sroce_task_init(struct sroce_task *t);
 void sroce_task_start(struct sroce_task *t);
 void sroce_task_schedule(struct sroce_task *t);
 void sroce_task_stop(struct sroce_task *t);
+struct sk_buff;
+struct sk_buff_head;
+int sroce_task_queue_skb(struct sroce_task *t, struct sk_buff_head *q, u32 max,
+			 struct sk_buff *skb);
 
 /* The caller may touch state owned by the QP task: it runs a pass, or the task is stopped. */
 static inline bool sroce_task_owned(const struct sroce_task *t)

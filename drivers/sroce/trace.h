@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sroce tracepoints: one event per response the core decided and the
- * shim sent, with the spec rule that drove it.
+ * shim sent, per request packet the requester core built, and per
+ * response the completer core interpreted, each with the rule that
+ * drove it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sroce
@@ -11,6 +13,7 @@
 
 #include <linux/tracepoint.h>
 #include <sroce/core_abi.h>
+#include <sroce/sq_abi.h>
 
 TRACE_EVENT(sroce_response,
 	TP_PROTO(u32 qpn, const struct sroce_resp_desc *d),
@@ -34,6 +37,62 @@ TRACE_EVENT(sroce_response,
 	TP_printk("qpn=%#x %s psn=%#x msn=%u syndrome=%#x rule=%s",
 		  __entry->qpn, sroce_resp_kind_name(__entry->kind), __entry->psn,
 		  __entry->msn, __entry->syndrome, sroce_rule_name(__entry->rule))
+);
+
+TRACE_EVENT(sroce_req_packet,
+	TP_PROTO(u32 qpn, const struct sroce_req_pkt *p),
+	TP_ARGS(qpn, p),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u32, psn)
+		__field(u32, wqe)
+		__field(u32, length)
+		__field(u8, opcode)
+		__field(u8, flags)
+		__field(u8, rule)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->psn = p->psn;
+		__entry->wqe = p->wqe;
+		__entry->length = p->length;
+		__entry->opcode = p->opcode;
+		__entry->flags = p->flags;
+		__entry->rule = p->rule;
+	),
+	TP_printk("qpn=%#x opcode=%#x psn=%#x wqe=%u len=%u ackreq=%u retry=%u rule=%s",
+		  __entry->qpn, __entry->opcode, __entry->psn, __entry->wqe, __entry->length,
+		  !!(__entry->flags & SROCE_PF_ACKREQ), !!(__entry->flags & SROCE_PF_RETRY),
+		  sroce_sq_rule_name(__entry->rule))
+);
+
+TRACE_EVENT(sroce_comp_decision,
+	TP_PROTO(u32 qpn, const struct sroce_comp_pkt *c, const struct sroce_sq_ret *r),
+	TP_ARGS(qpn, c, r),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u32, psn)
+		__field(u8, opcode)
+		__field(u8, syndrome)
+		__field(u8, action)
+		__field(u8, reason)
+		__field(u8, rule)
+		__field(u8, timer)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->psn = c->psn;
+		__entry->opcode = c->opcode;
+		__entry->syndrome = c->syndrome;
+		__entry->action = r->action;
+		__entry->reason = r->reason;
+		__entry->rule = r->rule;
+		__entry->timer = r->timer;
+	),
+	TP_printk("qpn=%#x opcode=%#x psn=%#x syndrome=%#x action=%u drop=%s timer=%u rule=%s",
+		  __entry->qpn, __entry->opcode, __entry->psn, __entry->syndrome,
+		  __entry->action, sroce_comp_drop_name(__entry->reason), __entry->timer,
+		  sroce_sq_rule_name(__entry->rule))
 );
 
 #endif /* _SROCE_TRACE_H */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Transmit one response packet (ACK, NAK, RNR NAK, READ response, ATOMIC
- * ACK) from a descriptor the responder core handed out.  The packet is
- * built as stock rdma_rxe builds it (rxe_net.c): IPv4 or IPv6 + UDP with
- * a zero checksum + BTH [+ AETH] [+ AtomicAckETH] (sroce_put_headers(),
- * wire.c, from the opcode's headers) + payload + pad + ICRC,
+ * Transmit packets: the responses the responder core decides (ACK, NAK,
+ * RNR NAK, READ response, ATOMIC ACK) and the requests the requester core
+ * decides.  Packets are built as stock rdma_rxe builds them (rxe_net.c):
+ * IPv4 or IPv6 + UDP with a zero checksum + BTH and the opcode's extension
+ * headers (sroce_put_headers(), wire.c) + payload + pad + ICRC,
  * routed in init_net pinned to the device's netdev and sent through the
  * IP stack, which adds the link-layer header.  Each QP caches its route
  * (struct dst_cache, as tunnels do); modify_qp with a new AV resets it.
@@ -153,6 +153,127 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
 }
 
 /**
+ * sroce_tx_alloc() - an skb with the transport headers of @h and room for
+ * @len payload bytes, routed on the QP's path.
+ * @qp: the sending QP
+ * @h: the headers; h->pad is set here from @len
+ * @len: payload bytes
+ * @payload: set to where they go (the pad after them is zeroed)
+ * @tx: state for sroce_tx_send() / sroce_tx_abort()
+ *
+ * Return: the skb, or ERR_PTR(-ENOMEM) (try again later) or another
+ * -errno (no socket or route: the packet is lost, and counted).
+ */
+struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_hdrs *h, u32 len,
+			       u8 **payload, struct sroce_tx *tx)
+{
+	struct net_device *ndev = qp->sdev->ndev;
+	const struct sroce_av *av = &qp->view.av;
+	struct sroce_hdrs hdrs = *h;
+	unsigned int pad = -len & 3;
+	struct sk_buff *skb;
+	int err;
+
+	tx->ipv6 = av->network_type == RDMA_NETWORK_IPV6;
+	tx->sock = sroce_net_sock(tx->ipv6);
+	if (!tx->sock) {
+		err = -EAFNOSUPPORT;
+		goto err_count;
+	}
+	tx->dst = sroce_route(qp, tx->sock->sk, ndev, av);
+	if (IS_ERR(tx->dst)) {
+		err = PTR_ERR(tx->dst);
+		goto err_count;
+	}
+	tx->ip_len = tx->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	tx->tlen = sroce_opinfo(h->opcode)->len + len + pad + SROCE_ICRC_SIZE;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(ndev) + tx->ip_len + sizeof(struct udphdr) + tx->tlen,
+			GFP_ATOMIC);
+	if (!skb) {
+		dst_release(tx->dst);
+		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+		return ERR_PTR(-ENOMEM);
+	}
+	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + tx->ip_len + sizeof(struct udphdr));
+	hdrs.pad = pad;
+	*payload = sroce_put_headers(skb_put(skb, tx->tlen), &hdrs);
+	memset(*payload + len, 0, pad);
+	return skb;
+
+err_count:
+	sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+	return ERR_PTR(err);
+}
+
+void sroce_tx_abort(struct sk_buff *skb, struct sroce_tx *tx)
+{
+	kfree_skb(skb);
+	dst_release(tx->dst);
+}
+
+/* Source and destination are the same address: a QP of this host (as rxe). */
+static bool sroce_av_loopback(const struct sroce_av *av)
+{
+	if (av->network_type == RDMA_NETWORK_IPV6)
+		return ipv6_addr_equal(&av->saddr.in6.sin6_addr, &av->daddr.in6.sin6_addr);
+	return av->saddr.in4.sin_addr.s_addr == av->daddr.in4.sin_addr.s_addr;
+}
+
+/**
+ * sroce_tx_send() - add UDP, IP and the ICRC to a packet and send it
+ * @qp: the sending QP
+ * @skb: from sroce_tx_alloc(), filled; consumed
+ * @tx: its transmit state
+ *
+ * Traffic to the QP's own address goes straight to the receive path, as
+ * if it had come back from the netdev: the same checks, no round trip.
+ *
+ * Return: 0 when the IP stack (or the receive path) took the packet,
+ * else -errno (counted).
+ */
+int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx)
+{
+	const struct sroce_av *av = &qp->view.av;
+	struct net *net = sock_net(tx->sock->sk);
+	int err;
+
+	sroce_push_udp(skb, av);
+	if (tx->ipv6) {
+		sroce_push_ip6(skb, av);
+		skb->protocol = htons(ETH_P_IPV6);
+	} else {
+		sroce_push_ip4(net, skb, av);
+		skb->protocol = htons(ETH_P_IP);
+	}
+	skb->dev = qp->sdev->ndev;
+	skb_dst_set(skb, tx->dst);
+
+	put_unaligned_le32(sroce_icrc(skb, tx->ip_len + sizeof(struct udphdr),
+				      tx->tlen - SROCE_ICRC_SIZE),
+			   skb_tail_pointer(skb) - SROCE_ICRC_SIZE);
+
+	if (sroce_av_loopback(av)) {
+		skb_dst_drop(skb);
+		__skb_pull(skb, tx->ip_len);
+		sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
+		sroce_rcv(qp->sdev, skb);
+		return 0;
+	}
+	if (tx->ipv6)
+		err = ip6_local_out(net, tx->sock->sk, skb);
+	else
+		err = ip_local_out(net, tx->sock->sk, skb);
+	err = net_xmit_eval(err);
+	if (err) {
+		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+		return err > 0 ? -ENOBUFS : err;
+	}
+	sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
+	return 0;
+}
+
+/**
  * sroce_tx_response() - build and send one response packet.
  * @qp: the responding QP
  * @d: what to send; a READ response carries d->length bytes from d->va
@@ -164,49 +285,10 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      struct sroce_mr *mr)
 {
-	struct net_device *ndev = qp->sdev->ndev;
 	u32 len = mr ? d->length : 0;
-	unsigned int pad = -len & 3;
-	unsigned int ip_len;
-	unsigned int tlen;
-	struct dst_entry *dst;
-	struct sk_buff *skb;
-	struct socket *sock;
-	const struct sroce_av *av = &qp->view.av;
-	struct sroce_hdrs hdrs;
-	u8 *payload;
-	struct net *net;
-	bool ipv6;
-	int err;
-
-	ipv6 = av->network_type == RDMA_NETWORK_IPV6;
-	sock = sroce_net_sock(ipv6);
-	if (!sock) {
-		err = -EAFNOSUPPORT;
-		goto err_count;
-	}
-	net = sock_net(sock->sk);
-
-	dst = sroce_route(qp, sock->sk, ndev, av);
-	if (IS_ERR(dst)) {
-		err = PTR_ERR(dst);
-		goto err_count;
-	}
-
-	ip_len = ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
-	tlen = sroce_opinfo(d->opcode)->len + len + pad + SROCE_ICRC_SIZE;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr) + tlen,
-			GFP_ATOMIC);
-	if (!skb) {
-		err = -ENOMEM;
-		goto err_dst;
-	}
-	skb_reserve(skb, LL_RESERVED_SPACE(ndev) + ip_len + sizeof(struct udphdr));
 	/* SE, MigReq, AckReq and TVer are 0 in a response. */
-	hdrs = (struct sroce_hdrs){
+	struct sroce_hdrs hdrs = {
 		.opcode = d->opcode,
-		.pad = pad,
 		.pkey = SROCE_PKEY_DEFAULT,
 		.dest_qpn = qp->view.dest_qpn,
 		.psn = d->psn,
@@ -214,49 +296,18 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		.msn = d->msn,
 		.atomic_orig = d->atomic_orig,
 	};
-	payload = sroce_put_headers(skb_put(skb, tlen), &hdrs);
-	memset(payload + len, 0, pad);
-	if (len) {
-		err = sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
-				    SROCE_COPY_FROM_MR);
-		if (err)
-			goto err_skb;
+	struct sroce_tx tx;
+	struct sk_buff *skb;
+	u8 *payload;
+
+	skb = sroce_tx_alloc(qp, &hdrs, len, &payload, &tx);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
+	if (len && sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
+				 SROCE_COPY_FROM_MR)) {
+		sroce_tx_abort(skb, &tx);
+		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
+		return -EFAULT;
 	}
-
-	sroce_push_udp(skb, av);
-	if (ipv6) {
-		sroce_push_ip6(skb, av);
-		skb->protocol = htons(ETH_P_IPV6);
-	} else {
-		sroce_push_ip4(net, skb, av);
-		skb->protocol = htons(ETH_P_IP);
-	}
-	skb->dev = ndev;
-	skb_dst_set(skb, dst);
-
-	put_unaligned_le32(sroce_icrc(skb, ip_len + sizeof(struct udphdr),
-				      tlen - SROCE_ICRC_SIZE),
-			   skb_tail_pointer(skb) - SROCE_ICRC_SIZE);
-
-	if (ipv6)
-		err = ip6_local_out(net, sock->sk, skb);
-	else
-		err = ip_local_out(net, sock->sk, skb);
-	err = net_xmit_eval(err);
-	if (err) {
-		if (err > 0)
-			err = -ENOBUFS;
-		goto err_count;
-	}
-
-	sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
-	return 0;
-
-err_skb:
-	kfree_skb(skb);
-err_dst:
-	dst_release(dst);
-err_count:
-	sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
-	return err;
+	return sroce_tx_send(qp, skb, &tx);
 }

@@ -121,10 +121,16 @@ for m in $MODES; do
 		expect $m resp_atomic_ack -eq 0
 		expect $m rx_drop_qp_state -eq 1 ;;
 	malformed)	# each hand-built packet under its own reason
-		for r in too_short bad_tver bad_pkey bad_opcode no_requester \
+		for r in too_short bad_tver bad_pkey bad_opcode \
 			bad_pad bad_icrc no_qp qp_state bad_addr; do
 			expect $m rx_drop_$r -eq 1
 		done
+		# The Acknowledge answers nothing the QP sent: the completer
+		# drops it, a ghost or a duplicate by where its PSN falls.
+		awk '$1 == "comp_drop_ghost" || $1 == "comp_drop_duplicate" { s += $2 }
+		     END { print "comp_drop_ghost_or_duplicate", s + 0 }' "/tmp/delta.$m" >>"/tmp/delta.$m"
+		expect $m comp_drop_ghost_or_duplicate -eq 1
+		expect $m rx_drop_sq_state -eq 0
 		expect $m rx_drop_core -eq 0
 		expect $m resp_nak -eq 0
 		expect $m resp_qp_error -eq 0

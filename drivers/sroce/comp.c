@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The completer shim: the QP task's completer stage.  Response packets
+ * queued by the receive path go to the completer core one by one; where
+ * it says READ response data or an ATOMIC result goes, the copy cursor
+ * puts it; the WQEs it retires become send completions (wqe.c).  Timer
+ * expiries reach the core here too (timers.c).
+ */
+#include <linux/skbuff.h>
+
+#include "sroce.h"
+#include "sq.h"
+#include "wire.h"
+#include "trace.h"
+
+/* Responses one pass takes before it yields to the other QPs. */
+#define SROCE_COMP_BUDGET 64
+/* Responses queued for the completer at most; more are dropped (counted). */
+#define SROCE_COMP_QUEUE_MAX 1024
+
+/* Put a READ response's data or an ATOMIC's original value in place. */
+static u8 sroce_comp_place(struct sroce_qp *qp, const struct sroce_comp_place *pl,
+			   struct sk_buff *skb, const struct sroce_pkt *pkt)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_swqe *sw = sroce_swqe(qp, pl->wqe);
+	int err;
+
+	if (!s->scatter_valid || s->scatter_wqe != pl->wqe) {
+		sroce_cursor_put(&s->scatter);
+		sroce_cursor_init(&s->scatter, qp->sdev, qp->pd, sw->data, sw->num_sge,
+				  IB_ACCESS_LOCAL_WRITE);
+		s->scatter_wqe = pl->wqe;
+		s->scatter_valid = true;
+	}
+	if (pl->atomic) {
+		u64 orig = pl->atomic_orig;
+
+		err = sroce_cursor_write(&s->scatter, 0, &orig, sizeof(orig));
+	} else {
+		err = sroce_cursor_copy(&s->scatter, pl->offset, skb, pkt->payload_off, pl->length,
+					SROCE_COPY_TO_MR);
+	}
+	if (!err)
+		return SROCE_WC_SUCCESS;
+	return err == -EMSGSIZE ? SROCE_WC_LOC_LEN_ERR : SROCE_WC_LOC_PROT_ERR;
+}
+
+static void sroce_comp_one(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	struct sroce_pkt *pkt = sroce_pkt(skb);
+	const struct sroce_opinfo *info = sroce_opinfo(pkt->opcode);
+	struct sroce_comp_pkt cp = {
+		.opcode = pkt->opcode,
+		.psn = pkt->psn,
+		.payload_len = pkt->payload_len,
+	};
+	struct sroce_comp_place pl;
+	struct sroce_sq_ret r;
+
+	if (info->aeth) {
+		u32 aeth = get_unaligned_be32(skb->data + info->aeth);
+
+		cp.syndrome = aeth >> SROCE_AETH_SYNDROME_SHIFT;
+		cp.msn = aeth & SROCE_AETH_MSN_MASK;
+	}
+	if (info->atmack)
+		cp.atomic_orig = get_unaligned_be64(skb->data + info->atmack);
+	r = sroce_comp_rx(&qp->sqs.core, &cp, &pl);
+	if (r.action == SROCE_SQ_PLACE)
+		r = sroce_comp_placed(&qp->sqs.core, sroce_comp_place(qp, &pl, skb, pkt));
+	trace_sroce_comp_decision(qp->ibqp.qp_num, &cp, &r);
+	sroce_sq_timer_apply(qp, &r);
+}
+
+/* Every WQE the cores retired: its completion, and Error if it failed. */
+void sroce_comp_retire(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_sq_cqe c;
+
+	while (sroce_comp_pull(&s->core, &c)) {
+		sroce_sq_retire(qp, &c);
+		if (c.qp_error)
+			sroce_qp_error(qp, SROCE_EVENT_NONE);
+	}
+	if (s->draining && sroce_sq_drained(&s->core)) {
+		s->draining = false;
+		sroce_qp_sq_drained(qp);
+	}
+}
+
+/* The completer stage of a pass.  Returns true if it left work behind. */
+bool sroce_comp_run(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sk_buff_head batch;
+	struct sk_buff *skb;
+	bool more;
+	u32 n = 0;
+
+	__skb_queue_head_init(&batch);
+	spin_lock_bh(&s->rxq.lock);
+	while (n < SROCE_COMP_BUDGET && (skb = __skb_dequeue(&s->rxq))) {
+		__skb_queue_tail(&batch, skb);
+		n++;
+	}
+	more = !skb_queue_empty(&s->rxq);
+	spin_unlock_bh(&s->rxq.lock);
+
+	if (s->active)
+		sroce_sq_timer_events(qp);
+	while ((skb = __skb_dequeue(&batch))) {
+		if (s->active)
+			sroce_comp_one(qp, skb);
+		sroce_qp_put(sroce_pkt(skb)->qp);
+		consume_skb(skb);
+	}
+	sroce_cursor_put(&s->scatter);	/* never held across passes */
+	s->scatter_valid = false;
+	sroce_comp_retire(qp);
+	sroce_sq_fold_stats(qp);
+	return more;
+}
+
+/*
+ * A response packet for the completer, from the receive path (under
+ * qp->state_lock, as sroce_resp_enqueue()).  -ENOBUFS if the queue is full.
+ */
+int sroce_comp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
+{
+	lockdep_assert_held(&qp->state_lock);
+	return sroce_task_queue_skb(&qp->task, &qp->sqs.rxq, SROCE_COMP_QUEUE_MAX, skb);
+}
+
+/*
+ * The QP enters RTS: the requester and completer start from the QP's
+ * attributes.  Context: qp.c, the task stopped.
+ */
+void sroce_sq_ready(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_sq_params p = {
+		.psn = qp->sq_psn,
+		.pmtu = qp->path_mtu,
+		.window = sroce_req_window,
+		.ackreq_every = sroce_ackreq_every,
+		.max_rd_atomic = min_t(u32, qp->max_rd_atomic, U8_MAX),
+		.timeout = qp->timeout,
+		.retry_cnt = qp->retry_cnt,
+		.rnr_retry = qp->rnr_retry,
+	};
+
+	sroce_task_assert_owned(&qp->task);
+	sroce_sq_init(&s->core, &p, s->ring, s->nslots);
+	memset(&s->seen, 0, sizeof(s->seen));
+	s->fetched = 0;
+	s->active = true;
+	s->in_error = false;
+	s->draining = false;
+}
+
+/* RESET, ERR or destroy: no response or timer reaches the cores any more. */
+void sroce_sq_stop(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sk_buff *skb;
+
+	sroce_task_assert_owned(&qp->task);
+	s->active = false;
+	sroce_sq_timers_stop(qp);
+	while ((skb = skb_dequeue(&s->rxq))) {
+		sroce_qp_put(sroce_pkt(skb)->qp);
+		kfree_skb(skb);
+	}
+	sroce_cursor_put(&s->gather);
+	sroce_cursor_put(&s->scatter);
+	s->gather_valid = false;
+	s->scatter_valid = false;
+}
+
+/* RESET discards the WQEs the QP took, without completions (IBA 10.3.1). */
+void sroce_sq_reset(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+
+	sroce_task_assert_owned(&qp->task);
+	while (s->fetched) {
+		s->fetched--;
+		sroce_queue_pop(&qp->sq);
+	}
+	s->in_error = false;
+	sroce_sq_ready(qp);
+	s->active = false;
+}
+
+void sroce_sq_set_draining(struct sroce_qp *qp, bool on)
+{
+	sroce_task_assert_owned(&qp->task);
+	sroce_req_set_draining(&qp->sqs.core, on);
+	qp->sqs.draining = on;
+}
+
+/*
+ * The QP is in Error: every WQE posted, in flight or still in the SQ
+ * ring, completes with WR_FLUSH_ERR (IBA 10.10.2), and so does every WQE
+ * posted later (the doorbell brings them here).
+ * Context: the QP task, or qp.c with it stopped.
+ */
+void sroce_sq_error_flush(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+
+	sroce_task_assert_owned(&qp->task);
+	s->in_error = true;
+	s->active = false;
+	sroce_sq_flush(&s->core);
+	while (sroce_sq_fetch(qp, U32_MAX))
+		;
+	sroce_comp_retire(qp);
+}
+
+#define SQ_CORE_CNT(field) (SROCE_CNT_SQ_CORE_FIRST + \
+			offsetof(struct sroce_sq_stats, field) / sizeof(u64))
+
+/* Add what the cores counted since the last fold to the device counters. */
+void sroce_sq_fold_stats(struct sroce_qp *qp)
+{
+	const u64 *now = (const u64 *)sroce_sq_get_stats(&qp->sqs.core);
+	u64 *seen = (u64 *)&qp->sqs.seen;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(qp->sqs.seen) / sizeof(u64); i++) {
+		if (now[i] != seen[i]) {
+			atomic64_add(now[i] - seen[i],
+				     &qp->sdev->counters[SQ_CORE_CNT(packets) + i]);
+			seen[i] = now[i];
+		}
+	}
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requester shim: the QP task's requester stage.  It copies new WQEs
+ * out of the SQ ring (wqe.c), asks the requester core for packets and
+ * builds and sends each one: headers from the core's descriptor (wire.c),
+ * the payload gathered from the WQE's SGEs through the copy cursor, or
+ * from its inline bytes.  Every decision (opcodes, PSNs, AckReq, which
+ * WQE may go) is the core's; this file only carries them out.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+
+#include "sroce.h"
+#include "sq.h"
+#include "wire.h"
+#include "trace.h"
+
+/* Packets one pass may send before it yields to the other QPs. */
+#define SROCE_REQ_BUDGET 64
+
+unsigned int sroce_ackreq_every = 32;
+module_param_named(ackreq_every, sroce_ackreq_every, uint, 0444);
+MODULE_PARM_DESC(ackreq_every,
+		 "Set AckReq at least every N request packets, so the window keeps moving (IBA 9.7.5.1.6); 0: only at the end of the posted work and before blocking (default 32)");
+
+unsigned int sroce_req_window = 1024;
+module_param_named(req_window, sroce_req_window, uint, 0444);
+MODULE_PARM_DESC(req_window,
+		 "Request PSNs a QP may have outstanding, 1..8388607 (default 1024)");
+
+static u8 sroce_req_gather(struct sroce_qp *qp, const struct sroce_req_pkt *pkt,
+			   struct sk_buff *skb, u8 *payload)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_swqe *sw = sroce_swqe(qp, pkt->wqe);
+	int err;
+
+	if (sw->is_inline) {
+		memcpy(payload, sw->data + pkt->offset, pkt->length);
+		return SROCE_WC_SUCCESS;
+	}
+	if (!s->gather_valid || s->gather_wqe != pkt->wqe) {
+		sroce_cursor_put(&s->gather);
+		sroce_cursor_init(&s->gather, qp->sdev, qp->pd, sw->data, sw->num_sge, 0);
+		s->gather_wqe = pkt->wqe;
+		s->gather_valid = true;
+	}
+	err = sroce_cursor_copy(&s->gather, pkt->offset, skb, payload - skb->data, pkt->length,
+				SROCE_COPY_FROM_MR);
+	if (!err)
+		return SROCE_WC_SUCCESS;
+	return err == -EMSGSIZE ? SROCE_WC_LOC_LEN_ERR : SROCE_WC_LOC_PROT_ERR;
+}
+
+/*
+ * Build and send the packet @pkt describes.  Returns 0 when it went (or
+ * was lost on the way, which the retransmit timer covers), -ENOMEM when it
+ * could not be built for now, or a positive local error status.
+ */
+static int sroce_req_send(struct sroce_qp *qp, const struct sroce_req_pkt *pkt)
+{
+	struct sroce_hdrs h = {
+		.opcode = pkt->opcode,
+		.bth_flags = (pkt->flags & SROCE_PF_SOLICITED) ? SROCE_BTH_SE : 0,
+		.ackreq = pkt->flags & SROCE_PF_ACKREQ,
+		.pad = pkt->pad_count,
+		.pkey = SROCE_PKEY_DEFAULT,
+		.dest_qpn = qp->view.dest_qpn,
+		.psn = pkt->psn,
+		.va = pkt->va,
+		.rkey = pkt->rkey,
+		.dma_len = pkt->dma_len,
+		.swap_add = pkt->swap_add,
+		.compare = pkt->compare,
+		.imm = (__force __be32)pkt->imm,
+	};
+	struct sroce_tx tx;
+	struct sk_buff *skb;
+	u8 *payload;
+	u8 status;
+
+	skb = sroce_tx_alloc(qp, &h, pkt->length, &payload, &tx);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb) == -ENOMEM ? -ENOMEM : 0;
+	if (pkt->length) {
+		status = sroce_req_gather(qp, pkt, skb, payload);
+		if (status != SROCE_WC_SUCCESS) {
+			sroce_tx_abort(skb, &tx);
+			return status;
+		}
+	}
+	sroce_count(qp->sdev, SROCE_CNT_SQ_PACKETS);
+	if (pkt->flags & SROCE_PF_RETRY)
+		sroce_count(qp->sdev, SROCE_CNT_SQ_RETRANSMITS);
+	sroce_tx_send(qp, skb, &tx);
+	return 0;
+}
+
+/* The requester stage of a pass.  Returns true if it left work behind. */
+bool sroce_req_run(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_req_pkt pkt;
+	struct sroce_sq_ret r;
+	bool more = false;
+	u32 n = 0;
+
+	if (!s->active) {
+		if (s->in_error)
+			sroce_sq_error_flush(qp);	/* WQEs posted in Error */
+		return false;
+	}
+	sroce_sq_fetch(qp, SROCE_REQ_BUDGET);
+	for (;;) {
+		int err;
+
+		if (n == SROCE_REQ_BUDGET) {
+			more = true;
+			break;
+		}
+		r = sroce_req_next(&s->core, &pkt);
+		if (r.action != SROCE_SQ_SEND)
+			break;
+		trace_sroce_req_packet(qp->ibqp.qp_num, &pkt);
+		err = sroce_req_send(qp, &pkt);
+		if (err == -ENOMEM) {
+			/* Nothing was sent: the same packet again on the next pass. */
+			sroce_req_unsend(&s->core);
+			more = true;
+			break;
+		}
+		if (err > 0) {
+			r = sroce_req_wqe_error(&s->core, err);
+			sroce_sq_timer_apply(qp, &r);
+			break;
+		}
+		sroce_sq_timer_apply(qp, &r);
+		n++;
+	}
+	sroce_cursor_put(&s->gather);	/* never held across passes */
+	s->gather_valid = false;
+	sroce_comp_retire(qp);
+	if (sroce_queue_peek(&qp->sq, s->fetched) && sroce_sq_room(&s->core))
+		more = true;
+	return more;
+}

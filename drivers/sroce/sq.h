@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The send side of an RC QP: the requester and completer shims around
+ * the C++ cores (req.c, comp.c), the send queue front end (wqe.c) and the
+ * retransmit and RNR timers (timers.c).
+ */
+#ifndef SROCE_SQ_H
+#define SROCE_SQ_H
+
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <sroce/sq_abi.h>
+
+#include "dma.h"
+
+struct sroce_qp;
+struct sroce_pkt;
+
+/*
+ * The driver's half of a shadow WQE (the core's half is the struct
+ * sroce_sq_wqe at the same ring position): what the completion and the
+ * payload copies need.  Copied out of the user-writable SQ slot once and
+ * validated there; the slot is never read again.
+ */
+struct sroce_swqe {
+	u64 wr_id;
+	u32 opcode;			/* IB_UVERBS_WR_*, as posted */
+	u32 num_sge;			/* 0 with inline data */
+	u32 length;			/* message bytes */
+	bool is_inline;
+	void *data;			/* struct rxe_sge[num_sge], or the inline bytes */
+};
+
+/* struct sroce_sqs.events: set by the timers, consumed by the QP task. */
+enum {
+	SROCE_SQ_EV_TIMEOUT,		/* the retransmit timer expired */
+	SROCE_SQ_EV_RNR,		/* the RNR timer expired */
+};
+
+struct sroce_sqs {
+	/*
+	 * Response packets waiting for the completer, each holding a QP
+	 * reference: recv.c appends in softirq, the completer stage takes
+	 * them off with BHs off, qp.c purges with the task stopped.
+	 */
+	struct sk_buff_head rxq;
+	unsigned long events;		/* SROCE_SQ_EV_* (atomic bit ops) */
+	struct timer_list rexmit;	/* the retransmit timer */
+	struct timer_list rnr;		/* the RNR NAK timer */
+	/* Owned by the QP task from here on (and by qp.c with it stopped). */
+	struct sroce_sq_qp core;	/* requester and completer state */
+	struct sroce_sq_wqe *ring;	/* the core's shadow WQEs, nslots */
+	struct sroce_swqe *swqe;	/* the driver's, same positions */
+	u8 *arena;			/* nslots * slot_bytes: SGE lists / inline data */
+	u32 nslots;			/* a power of two, >= the SQ ring's slots */
+	u32 slot_bytes;
+	u32 fetched;			/* SQ slots copied past the user ring's consumer */
+	bool active;			/* RTS or SQD: the requester may send */
+	bool in_error;			/* Error: every WQE posted is flushed */
+	bool draining;			/* SQD: IB_EVENT_SQ_DRAINED still to raise */
+	unsigned long rexmit_deadline;	/* jiffies, while the timer is meant to run */
+	struct sroce_cursor gather;	/* request payloads, of WQE gather_wqe */
+	u32 gather_wqe;
+	bool gather_valid;
+	struct sroce_cursor scatter;	/* READ responses and ATOMIC results */
+	u32 scatter_wqe;
+	bool scatter_valid;
+	struct sroce_sq_stats seen;	/* core counters already added to the device */
+};
+
+/* req.c: module parameters (modinfo) */
+extern unsigned int sroce_ackreq_every;
+extern unsigned int sroce_req_window;
+
+/* wqe.c */
+int sroce_sqs_create(struct sroce_qp *qp);
+void sroce_sqs_destroy(struct sroce_qp *qp);
+u32 sroce_sq_fetch(struct sroce_qp *qp, u32 budget);
+void sroce_sq_retire(struct sroce_qp *qp, const struct sroce_sq_cqe *c);
+struct sroce_swqe *sroce_swqe(struct sroce_qp *qp, u32 pos);
+
+#endif /* SROCE_SQ_H */

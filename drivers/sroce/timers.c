@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requester's timers, as event hooks: the cores decide when the
+ * retransmit timer is armed, restarted or cancelled and when an RNR NAK
+ * is waited out (struct sroce_sq_ret.timer); this file carries that out.
+ * An expiry only records its event and schedules the QP task, whose
+ * completer stage then asks the core (sroce_sq_timer_events()).
+ *
+ * The retransmit period is 4.096 us * 2^timeout (sroce_timeout_ns());
+ * the RNR wait is the NAK's timer code (IBA Table 45), at least the
+ * period of one jiffy.
+ */
+#include <linux/jiffies.h>
+#include <linux/timer.h>
+
+#include "sroce.h"
+#include "sq.h"
+
+static void sroce_rexmit_expired(struct timer_list *t)
+{
+	struct sroce_qp *qp = timer_container_of(qp, t, sqs.rexmit);
+
+	set_bit(SROCE_SQ_EV_TIMEOUT, &qp->sqs.events);
+	sroce_task_schedule(&qp->task);
+}
+
+static void sroce_rnr_expired(struct timer_list *t)
+{
+	struct sroce_qp *qp = timer_container_of(qp, t, sqs.rnr);
+
+	set_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
+	sroce_task_schedule(&qp->task);
+}
+
+void sroce_sq_timers_init(struct sroce_qp *qp)
+{
+	timer_setup(&qp->sqs.rexmit, sroce_rexmit_expired, 0);
+	timer_setup(&qp->sqs.rnr, sroce_rnr_expired, 0);
+}
+
+/* Both timers stopped, none to fire again; the task must be stopped first. */
+void sroce_sq_timers_stop(struct sroce_qp *qp)
+{
+	timer_delete_sync(&qp->sqs.rexmit);
+	timer_delete_sync(&qp->sqs.rnr);
+	clear_bit(SROCE_SQ_EV_TIMEOUT, &qp->sqs.events);
+	clear_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
+}
+
+static unsigned long sroce_ns_to_jiffies(u64 ns)
+{
+	unsigned long j = nsecs_to_jiffies64(ns);
+
+	return j ? j : 1;
+}
+
+/* Carry out a core's timer command. */
+void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	unsigned long deadline;
+
+	switch (r->timer) {
+	case SROCE_TMR_ARM:
+	case SROCE_TMR_RESTART:
+		deadline = jiffies + sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout));
+		s->rexmit_deadline = deadline;
+		mod_timer(&s->rexmit, deadline);
+		break;
+	case SROCE_TMR_CANCEL:
+		timer_delete(&s->rexmit);
+		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
+		break;
+	case SROCE_TMR_RNR:
+		timer_delete(&s->rexmit);
+		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
+		mod_timer(&s->rnr, jiffies + sroce_ns_to_jiffies(sroce_rnr_timer_ns(r->rnr_code)));
+		sroce_count(qp->sdev, SROCE_CNT_SQ_RNR_WAITS);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The timer events that are due, through the core.  A retransmit expiry
+ * that a restart overtook (the deadline moved on since) is ignored; the
+ * timer runs again for the new deadline.  Returns true if one was handled.
+ */
+bool sroce_sq_timer_events(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+	struct sroce_sq_ret r;
+	bool did = false;
+
+	if (test_and_clear_bit(SROCE_SQ_EV_RNR, &s->events)) {
+		r = sroce_comp_rnr_expired(&s->core);
+		sroce_sq_timer_apply(qp, &r);
+		did = true;
+	}
+	if (test_and_clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events) &&
+	    time_after_eq(jiffies, s->rexmit_deadline)) {
+		r = sroce_comp_timeout(&s->core);
+		if (r.action == SROCE_SQ_ACCEPT)
+			sroce_count(qp->sdev, SROCE_CNT_SQ_TIMEOUTS);
+		sroce_sq_timer_apply(qp, &r);
+		did = true;
+	}
+	return did;
+}

@@ -17,10 +17,10 @@
 	     PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),			\
 		  PKT_AR(WRITE_ONLY, 1, 1, 0, 1, LAST, P_RETH(2, 1, 1))))
 
-#define TWO_WRITES_AGAIN							\
-	NEXT(SQ_IDLE, TMR(ARM),							\
-	     PKTS(PKT_RT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),		\
-		  PKT_RT_AR(WRITE_ONLY, 1, 1, 0, 1, LAST, P_RETH(2, 1, 1))))
+/* After a timeout one packet probes, with AckReq, until something is acked. */
+#define PROBE_AGAIN								\
+	NEXT(SQ_BLOCKED(WINDOW), SQ_RULE(WINDOW), TMR(ARM),			\
+	     PKTS(PKT_RT_AR(WRITE_ONLY, 0, 0, 0, 1, BLOCK, P_RETH(1, 1, 1))))
 
 static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 	{
@@ -277,19 +277,41 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 		),
 	},
 	{
-		.name = "9.7.6.1-retry-cnt retry_cnt 2: two timeouts resend, the third fails",
+		.name = "9.7.6.1-retry-cnt retry_cnt 2: two timeouts probe again, the third fails",
 		.rules = "9.7.6.1-timeout 9.7.6.1-retry-cnt 10.10.2-flush",
 		SQ_PARAMS(0x123456, 256, 64, 0, 4, 14, 2, 7),
 		SQ_STEPS(
 		TWO_WRITES_SENT,
 		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
-		TWO_WRITES_AGAIN,
+		PROBE_AGAIN,
 		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
-		TWO_WRITES_AGAIN,
+		PROBE_AGAIN,
 		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(RETRY_CNT)),
 		PULL(CQES(CQE_R(0, RETRY_EXC_ERR, 0, 1, RETRY_CNT, 1), FLUSHED(1))),
 		TIMEOUT(SQ_IDLE, SQ_RULE(TIMER)),
 		ACKP(1, 2, 31, SQ_DROPPED(QP_ERROR), SQ_RULE(FLUSH))
+		),
+	},
+	{
+		.name = "9.7.6.1-timeout after a timeout one packet probes until an ack",
+		.rules = "9.7.6.1-timeout",
+		SQ_DEFAULT(0xfffffe),
+		SQ_STEPS(
+		POST(WRITE, 1, RDMA(1, 1)),
+		POST(WRITE, 1, RDMA(2, 1)),
+		POST(WRITE, 1, RDMA(3, 1)),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),
+			  PKT(WRITE_ONLY, 1, 1, 0, 1, P_RETH(2, 1, 1)),
+			  PKT_AR(WRITE_ONLY, 2, 2, 0, 1, LAST, P_RETH(3, 1, 1)))),
+		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
+		PROBE_AGAIN,
+		NEXT(SQ_BLOCKED(WINDOW), SQ_RULE(WINDOW)),
+		/* the responder had the first two: resume after them */
+		ACKP(1, 2, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR_ACKED(RESTART, 1)),
+		NEXT(SQ_IDLE, PKTS(PKT_RT_AR(WRITE_ONLY, 2, 2, 0, 1, LAST, P_RETH(3, 1, 1)))),
+		ACKP(2, 3, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
+		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE(1, SUCCESS, 1, 0), CQE(2, SUCCESS, 1, 0)))
 		),
 	},
 	{
@@ -299,8 +321,10 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 		SQ_STEPS(
 		TWO_WRITES_SENT,
 		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
-		TWO_WRITES_AGAIN,
+		PROBE_AGAIN,
+		/* progress ends the probe: the rest of the window goes again */
 		ACKP(0, 1, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(RESTART)),
+		NEXT(SQ_IDLE, PKTS(PKT_RT_AR(WRITE_ONLY, 1, 1, 0, 1, LAST, P_RETH(2, 1, 1)))),
 		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
 		NEXT(SQ_IDLE, TMR(ARM),
 		     PKTS(PKT_RT_AR(WRITE_ONLY, 1, 1, 0, 1, LAST, P_RETH(2, 1, 1)))),

@@ -75,6 +75,7 @@ void SendQueue::Fail(uint32_t pos, uint8_t status, uint8_t rule) {
 // or in flight, and the timers stop mattering.
 void SendQueue::Flush() {
   error_ = true;
+  probing_ = false;
   undo_valid_ = false;
   placing_ = false;
   rnr_wait_ = false;
@@ -146,6 +147,7 @@ bool SendQueue::AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied) {
 void SendQueue::Progress() {
   stats_.acks++;
   progressed_ = true;
+  probing_ = false;
   retry_left_ = params_.retry_cnt;
   rnr_left_ = params_.rnr_retry;
   retry_valid_ = false;
@@ -434,6 +436,7 @@ SqRet SendQueue::Timeout() {
   retry_valid_ = false;  // a timeout always restarts
   SqRet r = GoBack(sroce_psn_add(acked_psn_, 1), SROCE_SQR_TIMEOUT, true);
   progressed_ = false;  // the retransmission arms the timer again
+  probing_ = !error_;
   return r;
 }
 

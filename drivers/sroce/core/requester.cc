@@ -80,6 +80,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   retry_psn_ = 0;
   retry_valid_ = false;
   draining_ = false;
+  probing_ = false;
   error_ = false;
   stopped_ = false;
   placing_ = false;
@@ -137,7 +138,8 @@ uint8_t SendQueue::Gate(const Cursor& c) const {
   if (c.pos == prod_) return SROCE_BLK_NONE;  // nothing to send: not blocked
   const sroce_sq_wqe& w = At(c.pos);
   if (w.state == kWqeFailed) return SROCE_BLK_ERROR;
-  if (sroce_psn_diff(c.psn, next_psn_) < 0) return SROCE_BLK_NONE;  // a retransmission
+  if (sroce_psn_diff(c.psn, next_psn_) < 0)  // a retransmission
+    return probing_ ? FlowGate(c) : static_cast<uint8_t>(SROCE_BLK_NONE);
   if (c.pos == sent_) {  // the WQE would start
     if (draining_) return SROCE_BLK_DRAINING;
     if (IsReadAtomic(w.op) && rd_outstanding_ >= params_.max_rd_atomic) return SROCE_BLK_ORD;
@@ -150,6 +152,9 @@ uint8_t SendQueue::Gate(const Cursor& c) const {
 // Neither closes again once open (lsn_ and acked_psn_ only move forward).
 uint8_t SendQueue::FlowGate(const Cursor& c) const {
   const sroce_sq_wqe& w = At(c.pos);
+  // 9.7.6.1: after a timeout, one packet until an acknowledgement.
+  if (probing_ && sroce_psn_diff(c.psn, sroce_psn_add(acked_psn_, 1)) > 0)
+    return SROCE_BLK_WINDOW;
   // 9.7.7.2: a WQE-consuming message starts only within the credits, plus
   // one beyond them that probes for more.
   if (c.pos == sent_ && NeedsCredit(w.op) && !credits_unlimited_ &&

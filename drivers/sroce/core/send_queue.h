@@ -178,6 +178,10 @@ class SendQueue {
   uint32_t retry_psn_;
   bool retry_valid_;
   bool draining_;
+  // After a timeout only one packet goes until something is acknowledged:
+  // the retransmission probes where the responder is, rather than
+  // resending the whole window into a responder that may just be slow.
+  bool probing_;
   bool error_;        // a WQE failed: everything later is flushed
   bool stopped_;      // a local error is pending: the requester sends nothing
   // The READ/ATOMIC response being placed (between Rx and Placed).

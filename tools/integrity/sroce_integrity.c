@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
 #include "inject.h"
@@ -84,6 +85,11 @@ static unsigned poll_timeout_ms = 20000;
 enum mode {
 	M_INTEGRITY, M_RNR, M_BAD_RKEY, M_OOB_WRITE, M_OOB_READ, M_DESTROY_QP,
 	M_MISALIGNED_ATOMIC, M_MALFORMED, M_RESIZE_CQ, M_HOSTILE, M_MR_ACCESS, M_IDLE,
+	/* The client's requester under test (tools/testvm/req-errors-test.sh). */
+	M_RETRY_EXC, M_RNR_TIMER, M_RNR_EXC, M_BAD_LKEY, M_READ_MR_RANGE,
+	M_READ_NO_LWRITE, M_ATOMIC_SHORT, M_ATOMIC_UNALIGNED, M_SQ_NUM_SGE,
+	M_SQ_OPCODE, M_SQ_LENGTH, M_SQ_LKEY, M_SQ_INLINE, M_SQ_PROD,
+	M_DESTROY_ARMED, M_ARMED,
 	M_COUNT
 };
 
@@ -100,6 +106,22 @@ static const char *const mode_names[M_COUNT] = {
 	[M_HOSTILE]	= "hostile",
 	[M_MR_ACCESS]	= "mr_access",
 	[M_IDLE]	= "idle",
+	[M_RETRY_EXC]	= "retry_exc",
+	[M_RNR_TIMER]	= "rnr_timer",
+	[M_RNR_EXC]	= "rnr_exc",
+	[M_BAD_LKEY]	= "bad_lkey",
+	[M_READ_MR_RANGE] = "read_mr_range",
+	[M_READ_NO_LWRITE] = "read_no_lwrite",
+	[M_ATOMIC_SHORT] = "atomic_short",
+	[M_ATOMIC_UNALIGNED] = "atomic_unaligned",
+	[M_SQ_NUM_SGE]	= "sq_num_sge",
+	[M_SQ_OPCODE]	= "sq_opcode",
+	[M_SQ_LENGTH]	= "sq_length",
+	[M_SQ_LKEY]	= "sq_lkey",
+	[M_SQ_INLINE]	= "sq_inline",
+	[M_SQ_PROD]	= "sq_prod",
+	[M_DESTROY_ARMED] = "destroy_armed",
+	[M_ARMED]	= "armed",
 };
 
 /* ------------------------------------------------------------------ */
@@ -1601,25 +1623,15 @@ static void expect_qp_error(struct ctx *c, const char *what)
 		printf("# QP in ERR after %s, as expected\n", what);
 }
 
-/* Post one signaled work request with a single SGE. */
+/* Post one signaled WR with one SGE at c->buf + off (sroce_integrity's MR). */
+static int post_wr(struct ctx *c, struct ibv_qp *qp, enum ibv_wr_opcode op,
+		   uint64_t wr_id, const void *laddr, uint32_t len, uint32_t lkey,
+		   uint64_t raddr, uint32_t rkey);
+
 static int post_one(struct ctx *c, enum ibv_wr_opcode op, uint64_t wr_id,
 		    uint64_t off, uint32_t len, uint64_t raddr, uint32_t rkey)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(c->buf + off),
-		.length = len,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_send_wr wr;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = op;
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	return post_send(c, ST_MODE, &wr);
+	return post_wr(c, c->qp, op, wr_id, c->buf + off, len, c->mr->lkey, raddr, rkey);
 }
 
 /* Wait for the next completion on @cq: wr_id and status must be as given. */
@@ -1659,7 +1671,10 @@ static void expect_status(struct ctx *c, const char *what, uint64_t wr_id,
  */
 static uint32_t rnr_len(const struct ctx *c)
 {
-	return 3 * c->mtu_bytes + 5;
+	/* rnr_timer: one packet, so that only RNR NAKs answer it (a stock rxe
+	 * responder also answers the later packets of a message with one
+	 * PSN-sequence NAK per round). */
+	return c->mode == M_RNR_TIMER ? 200 : 3 * c->mtu_bytes + 5;
 }
 
 static void rnr_client(struct ctx *c)
@@ -1699,7 +1714,7 @@ static void rnr_server(struct ctx *c)
 		fail(ST_MODE, "receive: byte_len %u, expected %u", wc.byte_len, len);
 	if (wc.wc_flags & IBV_WC_WITH_IMM)
 		fail(ST_MODE, "receive: IBV_WC_WITH_IMM set for a plain SEND");
-	bad = verify_region(c->buf, &s, seed_for(0x100 + M_RNR, 0), len, why,
+	bad = verify_region(c->buf, &s, seed_for(0x100 + c->mode, 0), len, why,
 			    sizeof(why));
 	if (bad)
 		fail(ST_MODE, "receive: %" PRIu64 " wrong bytes; first: %s", bad, why);
@@ -2510,6 +2525,826 @@ static void mr_access_server(struct ctx *c)
 	free(buf);
 }
 
+/* ------------------------------------------------------------------ */
+/* Requester error modes: the client's requester is the one under test */
+/* ------------------------------------------------------------------ */
+
+/*
+ * In these modes the device under test is the client's (its requester and
+ * completer); the server is any RC responder (stock rxe or sroce).  Each
+ * mode ends the client's QP in Error, so each is one process pair.  The
+ * client's counters and trace events are checked by the caller
+ * (tools/testvm/req-errors-guest.sh).
+ *
+ *   retry_exc        the server destroys its QP (a silent peer); SEND,
+ *                    WRITE, SEND posted: RETRY_EXC_ERR after about
+ *                    4.096 us * 2^timeout * (retry_cnt + 1), the rest
+ *                    WR_FLUSH_ERR, and a WR posted after that, to the QP in
+ *                    Error, WR_FLUSH_ERR too
+ *   rnr_timer        as rnr, with the server's min_rnr_timer 26 (81.92 ms):
+ *                    the caller checks the gaps NAK -> retry in the trace
+ *   rnr_exc          rnr_retry 1, no receive ever posted: RNR_RETRY_EXC_ERR
+ *                    after at least one RNR wait, the next WR flushed
+ *   bad_lkey         SEND with a wrong lkey: LOC_PROT_ERR, nothing sent
+ *   read_mr_range    READ whose local SGE runs 32 bytes past the end of its
+ *                    MR (the "too small READ buffer" verbs can express: the
+ *                    requested length is the SGE sum, so the response always
+ *                    fits the SGEs; what can be too small is the MR under
+ *                    them): LOC_PROT_ERR, nothing sent or written
+ *   read_no_lwrite   READ into an MR without IBV_ACCESS_LOCAL_WRITE:
+ *                    LOC_PROT_ERR, nothing written
+ *   atomic_short     FETCH_ADD whose local SGE is 4 bytes (the 8-byte
+ *                    result does not fit): LOC_LEN_ERR, nothing sent
+ *   atomic_unaligned FETCH_ADD at a remote VA that is not 8-byte aligned:
+ *                    the responder NAKs it (Invalid Request, C9-121):
+ *                    REM_INV_REQ_ERR, the server's buffer unchanged
+ *                    (librxe refuses both atomics at post time, so they are
+ *                    written into the SQ ring by hand: ring_atomic())
+ *   sq_num_sge, sq_opcode, sq_length, sq_lkey, sq_inline, sq_prod
+ *                    hostile userspace on the send ring, see sq_client()
+ *   destroy_armed    the server destroys its QP; the client posts WRITEs
+ *                    (timeout 16, retry_cnt 7), waits until retransmits
+ *                    have happened and the timer is armed again, then
+ *                    destroys its QP: must return promptly
+ *   armed            as destroy_armed up to "# armed: sends in flight", then
+ *                    the client waits to be killed (the caller then deletes
+ *                    the device and unloads the module)
+ */
+#define RQ_TIMEOUT	14	/* retry_exc: 4.096 us * 2^14 = 67.1 ms */
+#define RQ_RETRY_CNT	3
+#define RNR_TIMER_CODE	26	/* rnr_timer, rnr_exc: 81.92 ms (IBA table 45) */
+#define RNR_TIMER_MS	81.92
+#define RNR_EXC_RETRY	1
+#define ARMED_WRITES	8	/* destroy_armed, armed: WRITEs in flight */
+#define ARMED_WAIT_MS	700
+
+struct conn_params {
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+};
+
+/* The QP timers of this mode (both sides; min_rnr_timer is the responder's). */
+static struct conn_params conn_params(const struct ctx *c)
+{
+	struct conn_params p = { .timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+				 .min_rnr_timer = 12 };
+
+	switch (c->mode) {
+	case M_DESTROY_QP:	/* give up soon after the peer QP is gone: 3 x ~268 ms */
+		p.timeout = 16;
+		p.retry_cnt = 2;
+		break;
+	case M_RETRY_EXC:
+		p.timeout = RQ_TIMEOUT;
+		p.retry_cnt = RQ_RETRY_CNT;
+		break;
+	case M_RNR_TIMER:
+		p.min_rnr_timer = RNR_TIMER_CODE;
+		break;
+	case M_RNR_EXC:
+		p.min_rnr_timer = RNR_TIMER_CODE;
+		p.rnr_retry = RNR_EXC_RETRY;
+		break;
+	case M_DESTROY_ARMED:	/* 8 x 268 ms */
+		p.timeout = 16;
+		break;
+	case M_ARMED:		/* 8 x 1.07 s: still retrying when killed */
+		p.timeout = 18;
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
+static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
+		      uint32_t rq_psn, uint32_t sq_psn);
+
+/* Post one signaled WR with one SGE (laddr, len, lkey) on @qp. */
+static int post_wr(struct ctx *c, struct ibv_qp *qp, enum ibv_wr_opcode op,
+		   uint64_t wr_id, const void *laddr, uint32_t len, uint32_t lkey,
+		   uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)laddr, .length = len, .lkey = lkey };
+	struct ibv_send_wr wr, *bad = NULL;
+	int r;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = op;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD || op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = rkey;
+		wr.wr.atomic.compare_add = 1;
+	} else {
+		wr.wr.rdma.remote_addr = raddr;
+		wr.wr.rdma.rkey = rkey;
+	}
+	r = ibv_post_send(qp, &wr, &bad);
+	if (r) {
+		fail(ST_MODE, "ibv_post_send %s (wr_id %" PRIu64 "): %s",
+		     wr_op_name(op), wr_id, strerror(r));
+		c->broken = true;
+	}
+	return r ? -1 : 0;
+}
+
+/* The server side of the silent peer: its QP is destroyed, then "GONE". */
+static void silent_server(struct ctx *c)
+{
+	int r = ibv_destroy_qp(c->qp);
+
+	c->qp = NULL;
+	if (r)
+		fail(ST_MODE, "ibv_destroy_qp: %s", strerror(r));
+	else
+		printf("# %s: server QP destroyed; the client's requests go unanswered\n",
+		       mode_names[c->mode]);
+	if (msg_send(c, "GONE", (uint64_t[]){ 0 }, 1, NULL))
+		c->broken = true;
+}
+
+static int wait_gone(struct ctx *c)
+{
+	uint64_t v;
+
+	if (msg_recv(c, "GONE", &v, 1, NULL)) {
+		c->broken = true;
+		return -1;
+	}
+	return 0;
+}
+
+static void retry_exc_client(struct ctx *c)
+{
+	struct conn_params p = conn_params(c);
+	double want = 4.096e-3 * (double)(1u << p.timeout) * (p.retry_cnt + 1);
+	uint64_t t0, dt;
+	struct ibv_wc wc;
+
+	if (wait_gone(c))
+		return;
+	t0 = now_ms();
+	if (post_one(c, IBV_WR_SEND, 1, MODE_OFF, 100, 0, 0) ||
+	    post_one(c, IBV_WR_RDMA_WRITE, 2, MODE_OFF, 3000, c->peer.addr + MODE_OFF,
+		     c->peer.rkey) ||
+	    post_one(c, IBV_WR_SEND, 3, MODE_OFF, 10, 0, 0))
+		return;
+	if (poll_one(c, c->scq, ST_MODE, "SEND to the silent peer", &wc))
+		return;
+	dt = now_ms() - t0;
+	printf("# retry_exc: first completion after %" PRIu64 " ms: wr_id %" PRIu64
+	       " status %s; expected ~%.0f ms (timeout %u, retry_cnt %u)\n",
+	       dt, wc.wr_id, ibv_wc_status_str(wc.status), want, p.timeout, p.retry_cnt);
+	if (wc.wr_id != 1 || wc.status != IBV_WC_RETRY_EXC_ERR)
+		fail(ST_MODE, "first completion wr_id %" PRIu64 " status %s, expected wr_id 1 %s",
+		     wc.wr_id, ibv_wc_status_str(wc.status),
+		     ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	else
+		printf("RETRY-EXC elapsed_ms=%" PRIu64 " expected_ms=%.0f\n", dt, want);
+	/* Timers may fire late under TCG, never early. */
+	if (dt + 5 < want * 0.9 || dt > want * 4 + 2000)
+		fail(ST_MODE, "RETRY_EXC_ERR after %" PRIu64 " ms, expected %.0f ms (0.9x..4x+2s)",
+		     dt, want);
+	expect_status(c, "WRITE behind the failed SEND", 2, IBV_WC_WR_FLUSH_ERR);
+	expect_status(c, "SEND behind it", 3, IBV_WC_WR_FLUSH_ERR);
+	expect_qp_error(c, "retry exhaustion");
+	if (!post_one(c, IBV_WR_SEND, 4, MODE_OFF, 10, 0, 0))
+		expect_status(c, "SEND posted to the QP in Error", 4, IBV_WC_WR_FLUSH_ERR);
+}
+
+static void rnr_exc_client(struct ctx *c)
+{
+	uint64_t t0 = now_ms(), dt;
+
+	if (post_one(c, IBV_WR_SEND, 1, MODE_OFF, 100, 0, 0) ||
+	    post_one(c, IBV_WR_SEND, 2, MODE_OFF, 10, 0, 0))
+		return;
+	expect_status(c, "SEND that never finds a receive", 1, IBV_WC_RNR_RETRY_EXC_ERR);
+	dt = now_ms() - t0;
+	printf("# rnr_exc: RNR_RETRY_EXC_ERR after %" PRIu64 " ms (rnr_retry %u, RNR timer %.2f ms)\n",
+	       dt, RNR_EXC_RETRY, RNR_TIMER_MS);
+	if (dt + 5 < RNR_EXC_RETRY * RNR_TIMER_MS)
+		fail(ST_MODE, "RNR_RETRY_EXC_ERR after %" PRIu64 " ms, before %u RNR wait(s) of %.2f ms",
+		     dt, RNR_EXC_RETRY, RNR_TIMER_MS);
+	expect_status(c, "SEND behind it", 2, IBV_WC_WR_FLUSH_ERR);
+	expect_qp_error(c, "RNR retry exhaustion");
+}
+
+/*
+ * Hostile userspace on the send ring (client).  A marker SEND goes through
+ * librxe; its slot tells where the SQ ring (struct rxe_queue_buf: three
+ * 128-byte header lines, then the slots) is mapped.  Then the client
+ * writes a WQE into the next slot itself, rewritten as the mode says,
+ * moves the producer index, and lets librxe post one good SEND behind it
+ * (whose doorbell makes the kernel fetch both):
+ *   sq_num_sge  dma.num_sge 0x7fffffff             -> LOC_QP_OP_ERR
+ *   sq_opcode   wr.opcode 0x7f                     -> LOC_QP_OP_ERR
+ *   sq_length   first a WQE whose dma.length is 0xffffffff (ignored: the
+ *               length is the SGE sum; it must arrive, 64 bytes), then one
+ *               whose two SGE lengths, 0x80000000 + 0x80000040, sum past
+ *               2^32 (0x40 if summed in 32 bits)   -> LOC_LEN_ERR
+ *   sq_lkey     sge[0].lkey changed                -> LOC_PROT_ERR
+ *   sq_inline   IBV_SEND_INLINE, dma.length 0x7fffffff -> LOC_QP_OP_ERR
+ *   sq_prod     SQ_JUMP slots of random bytes (wr_id SQ_JUMP_BASE + k,
+ *               opcode >= 0x10) and a producer index of (prod + SQ_JUMP)
+ *               with every bit above the index mask set, rung with a raw
+ *               doorbell (write() of POST_SEND with no WR, as librxe
+ *               does): the first completes LOC_QP_OP_ERR, the rest
+ *               WR_FLUSH_ERR, in order
+ * Every WQE behind the bad one completes WR_FLUSH_ERR and the QP is in
+ * Error.  Then a second QP pair of the same devices (the witness) must
+ * still carry a SEND and an RDMA WRITE byte for byte.
+ */
+#define SQ_MARK		UINT64_C(0x5eed00005a5a0000)
+#define SQ_LEN_OK	(SQ_MARK + 1)
+#define SQ_HOSTILE	(SQ_MARK + 2)
+#define SQ_FOLLOW	(SQ_MARK + 3)
+#define SQ_JUMP_BASE	(SQ_MARK + 0x1000)
+#define SQ_JUMP		40
+#define RING_HDR	384
+#define W_RECV_OFF	(MODE_OFF + 3 * 4096)
+#define W_WRITE_OFF	(MODE_OFF + 5 * 4096)
+#define W_SEND_LEN	200
+#define W_WRITE_LEN	300
+
+struct sq_ring {
+	uint8_t *base;
+	uint32_t mask, elem;
+};
+
+static uint32_t *ring_prod(const struct sq_ring *r)
+{
+	return (uint32_t *)(r->base + 128);
+}
+
+static uint8_t *ring_slot(const struct sq_ring *r, uint32_t i)
+{
+	return r->base + RING_HDR + (size_t)(i & r->mask) * r->elem;
+}
+
+/* Find the mapped SQ ring holding the send WQE wr_id (a 1-SGE op). */
+static int find_sq_ring(struct ctx *c, uint64_t wr_id, enum ibv_wr_opcode op,
+			struct sq_ring *ring)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned hits = 0;
+	char line[512];
+
+	if (!f) {
+		fail(ST_MODE, "/proc/self/maps: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		uint32_t log2, mask;
+		char perm[8];
+
+		if (!strstr(line, "/dev/infiniband/uverbs") ||
+		    sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3 || perm[0] != 'r' ||
+		    perm[1] != 'w' || hi - lo < RING_HDR + 64)
+			continue;
+		memcpy(&log2, (void *)lo, 4);
+		memcpy(&mask, (void *)(lo + 4), 4);
+		if (log2 < 6 || log2 > 16 || mask == 0 || (mask & (mask + 1)) ||
+		    RING_HDR + ((uint64_t)mask + 1) * (1u << log2) > hi - lo ||
+		    (1u << log2) < sizeof(struct rxe_send_wqe) + MAX_SEG * sizeof(struct rxe_sge))
+			continue;
+		for (uint32_t i = 0; i <= mask; i++) {
+			struct rxe_send_wqe *w = (void *)(lo + RING_HDR + ((size_t)i << log2));
+
+			if (w->wr.wr_id == wr_id && w->wr.opcode == op &&
+			    w->dma.num_sge == 1 && w->dma.sge[0].lkey == c->mr->lkey) {
+				ring->base = (uint8_t *)lo;
+				ring->mask = mask;
+				ring->elem = 1u << log2;
+				hits++;
+			}
+		}
+	}
+	fclose(f);
+	if (hits != 1) {
+		fail(ST_MODE, "send WQE 0x%" PRIx64 " found %u times in the mapped rings",
+		     wr_id, hits);
+		return -1;
+	}
+	printf("# SQ ring at %p: %u slots of %u bytes, producer %u, consumer %u\n",
+	       (void *)ring->base, ring->mask + 1, ring->elem,
+	       __atomic_load_n(ring_prod(ring), __ATOMIC_ACQUIRE),
+	       __atomic_load_n((uint32_t *)(ring->base + 256), __ATOMIC_ACQUIRE));
+	return 0;
+}
+
+/* Write @w into the slot at the producer index and publish it. */
+static void ring_push(const struct sq_ring *r, const void *w)
+{
+	uint32_t prod = __atomic_load_n(ring_prod(r), __ATOMIC_RELAXED);
+
+	memcpy(ring_slot(r, prod), w, r->elem);
+	__atomic_store_n(ring_prod(r), (prod + 1) & r->mask, __ATOMIC_RELEASE);
+}
+
+/* librxe's doorbell: POST_SEND with no WR through the command fd. */
+static int raw_doorbell(struct ibv_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send cmd;
+	} m;
+	struct ib_uverbs_post_send_resp resp;
+
+	memset(&m, 0, sizeof(m));
+	memset(&resp, 0, sizeof(resp));
+	m.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	m.hdr.in_words = sizeof(m) / 4;
+	m.hdr.out_words = sizeof(resp) / 4;
+	m.cmd.response = (uintptr_t)&resp;
+	m.cmd.qp_handle = qp->handle;
+	m.cmd.wqe_size = sizeof(struct ib_uverbs_send_wr);
+	if (write(qp->context->cmd_fd, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+/* Post a one-SGE receive for the region s on @qp. */
+static int post_recv_qp(struct ctx *c, struct ibv_qp *qp, uint64_t wr_id,
+			const struct seglist *s)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)(c->buf + s->off[0]),
+			       .length = s->len[0], .lkey = c->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad = NULL;
+	int r = ibv_post_recv(qp, &wr, &bad);
+
+	if (r) {
+		fail(ST_MODE, "ibv_post_recv (wr_id %" PRIu64 "): %s", wr_id, strerror(r));
+		c->broken = true;
+	}
+	return r ? -1 : 0;
+}
+
+struct witness {
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+};
+
+/* A second connected QP pair on the same devices, PD and MR. */
+static int witness_setup(struct ctx *c, struct witness *w)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	uint64_t mine[3], peer[3];
+	uint32_t psn = (c->psn + 0x4000) & 0xffffff;
+	int r;
+
+	memset(w, 0, sizeof(*w));
+	w->cq = ibv_create_cq(c->dev, 16, NULL, NULL, 0);
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = ia.recv_cq = w->cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 8;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	w->qp = w->cq ? ibv_create_qp(c->pd, &ia) : NULL;
+	if (!w->qp) {
+		fail(ST_MODE, "witness QP: ibv_create_%s: %s", w->cq ? "qp" : "cq",
+		     strerror(errno));
+		c->broken = true;
+	} else {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_INIT;
+		a.port_num = c->ib_port;
+		a.qp_access_flags = c->server ?
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE : 0;
+		r = ibv_modify_qp(w->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		if (r) {
+			fail(ST_MODE, "witness QP to INIT: %s", strerror(r));
+			c->broken = true;
+		}
+	}
+	mine[0] = w->qp ? w->qp->qp_num : 0;
+	mine[1] = c->broken;
+	mine[2] = psn;
+	if (msg_send(c, "WITNESS", mine, 3, NULL) || msg_recv(c, "WITNESS", peer, 3, NULL))
+		return -1;
+	if (c->broken || peer[1]) {
+		c->broken = true;
+		return 0;
+	}
+	if (qp_connect(c, w->qp, (uint32_t)peer[0], (uint32_t)peer[2], psn)) {
+		fail(ST_MODE, "witness QP: cannot connect");
+		c->broken = true;
+	} else {
+		printf("# witness QP 0x%06x <-> 0x%06x connected\n", w->qp->qp_num,
+		       (uint32_t)peer[0]);
+	}
+	return 0;
+}
+
+/* The witness pair still works: a SEND and a WRITE, checked by the server. */
+static void witness_check(struct ctx *c, struct witness *w)
+{
+	uint64_t seed = seed_for(0x100 + c->mode, 0), v[1] = { 0 };
+	struct ibv_wc wc;
+	struct seglist s;
+	char why[200];
+
+	if (c->broken)
+		return;
+	if (!c->server) {
+		if (msg_recv(c, "WREADY", v, 1, NULL))
+			goto broken;
+		if (!post_wr(c, w->qp, IBV_WR_SEND, 100, c->buf + MODE_OFF, W_SEND_LEN,
+			     c->mr->lkey, 0, 0))
+			expect_completion(c, w->cq, "witness SEND", 100, IBV_WC_SUCCESS);
+		if (!post_wr(c, w->qp, IBV_WR_RDMA_WRITE, 101, c->buf + MODE_OFF, W_WRITE_LEN,
+			     c->mr->lkey, c->peer.addr + W_WRITE_OFF, c->peer.rkey))
+			expect_completion(c, w->cq, "witness RDMA_WRITE", 101, IBV_WC_SUCCESS);
+		if (msg_send(c, "WSENT", v, 1, NULL))
+			goto broken;
+		return;
+	}
+	one_seg(&s, W_RECV_OFF, 256);
+	if (post_recv_qp(c, w->qp, 100, &s))
+		return;
+	if (msg_send(c, "WREADY", v, 1, NULL) || msg_recv(c, "WSENT", v, 1, NULL))
+		goto broken;
+	if (expect_wc(c, w->cq, ST_MODE, "witness receive", 100, IBV_WC_RECV, &wc) == 0) {
+		if (wc.byte_len != W_SEND_LEN)
+			fail(ST_MODE, "witness receive: byte_len %u, expected %u", wc.byte_len,
+			     W_SEND_LEN);
+		if (verify_region(c->buf, &s, seed, W_SEND_LEN, why, sizeof(why)))
+			fail(ST_MODE, "witness SEND: %s", why);
+	}
+	one_seg(&s, W_WRITE_OFF, W_WRITE_LEN);
+	if (verify_region(c->buf, &s, seed, W_WRITE_LEN, why, sizeof(why)))
+		fail(ST_MODE, "witness RDMA_WRITE: %s", why);
+	else
+		printf("# witness QP pair: SEND and RDMA_WRITE arrived intact\n");
+	return;
+broken:
+	c->broken = true;
+}
+
+static void witness_destroy(struct witness *w)
+{
+	int r;
+
+	if (w->qp && (r = ibv_destroy_qp(w->qp)))
+		fail(ST_MODE, "witness ibv_destroy_qp: %s", strerror(r));
+	if (w->cq && (r = ibv_destroy_cq(w->cq)))
+		fail(ST_MODE, "witness ibv_destroy_cq: %s", strerror(r));
+}
+
+static void sq_client(struct ctx *c)
+{
+	enum ibv_wc_status want = IBV_WC_LOC_QP_OP_ERR;
+	struct rxe_send_wqe *t = NULL;
+	uint64_t v[1] = { 0 }, rng = 0x243f6a8885a308d3ull;
+	struct sq_ring ring;
+	uint32_t prod;
+	struct ibv_wc wc;
+	int r;
+
+	if (msg_recv(c, "STEP1", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	if (post_one(c, IBV_WR_SEND, SQ_MARK, MODE_OFF, 64, 0, 0))
+		return;
+	expect_status(c, "marker SEND through librxe", SQ_MARK, IBV_WC_SUCCESS);
+	if (find_sq_ring(c, SQ_MARK, IBV_WR_SEND, &ring))
+		goto out;
+	t = malloc(ring.elem);
+	if (!t) {
+		fail(ST_MODE, "out of memory");
+		goto out;
+	}
+	memcpy(t, ring_slot(&ring, __atomic_load_n(ring_prod(&ring), __ATOMIC_ACQUIRE) - 1),
+	       ring.elem);
+	if (t->wr.wr_id != SQ_MARK) {
+		fail(ST_MODE, "the slot before the producer index is not the marker WQE");
+		goto out;
+	}
+	t->wr.wr_id = SQ_HOSTILE;
+	switch (c->mode) {
+	case M_SQ_NUM_SGE:
+		t->dma.num_sge = 0x7fffffff;
+		break;
+	case M_SQ_OPCODE:
+		t->wr.opcode = 0x7f;
+		break;
+	case M_SQ_LENGTH:
+		t->wr.wr_id = SQ_LEN_OK;
+		t->dma.length = 0xffffffff;
+		ring_push(&ring, t);
+		t->wr.wr_id = SQ_HOSTILE;
+		t->dma.length = 64;
+		t->dma.num_sge = 2;
+		t->dma.sge[0].length = 0x80000000u;
+		t->dma.sge[1] = t->dma.sge[0];
+		t->dma.sge[1].length = 0x80000040u;
+		want = IBV_WC_LOC_LEN_ERR;
+		break;
+	case M_SQ_LKEY:
+		t->dma.sge[0].lkey ^= 0x5a5a00;
+		want = IBV_WC_LOC_PROT_ERR;
+		break;
+	case M_SQ_INLINE:
+		t->wr.send_flags |= IBV_SEND_INLINE;
+		t->dma.length = 0x7fffffff;
+		break;
+	default:
+		break;
+	}
+	if (c->mode != M_SQ_PROD) {
+		ring_push(&ring, t);
+		printf("# %s: hostile WQE written at slot %u, then a good SEND through librxe\n",
+		       mode_names[c->mode], __atomic_load_n(ring_prod(&ring), __ATOMIC_RELAXED) - 1);
+		r = post_one(c, IBV_WR_SEND, SQ_FOLLOW, MODE_OFF, 32, 0, 0);
+		if (c->mode == M_SQ_LENGTH)
+			expect_status(c, "WQE with dma.length 0xffffffff (ignored)", SQ_LEN_OK,
+				      IBV_WC_SUCCESS);
+		expect_status(c, "the rewritten WQE", SQ_HOSTILE, want);
+		if (!r)
+			expect_status(c, "the good SEND behind it", SQ_FOLLOW, IBV_WC_WR_FLUSH_ERR);
+	} else {
+		prod = __atomic_load_n(ring_prod(&ring), __ATOMIC_RELAXED);
+		for (uint32_t k = 0; k < SQ_JUMP; k++) {
+			uint8_t *slot = ring_slot(&ring, prod + k);
+			struct rxe_send_wqe *w = (void *)slot;
+
+			for (uint32_t i = 0; i < ring.elem; i += 8) {
+				uint64_t x = rng_next(&rng);
+
+				memcpy(slot + i, &x, 8);
+			}
+			w->wr.wr_id = SQ_JUMP_BASE + k;
+			w->wr.opcode = 0x10 + (uint32_t)(rng_next(&rng) % 0xfffff0u);
+		}
+		__atomic_store_n(ring_prod(&ring), (prod + SQ_JUMP) | ~ring.mask,
+				 __ATOMIC_RELEASE);
+		printf("# sq_prod: producer index %u -> 0x%x (%u slots of random bytes), raw doorbell\n",
+		       prod, (prod + SQ_JUMP) | ~ring.mask, SQ_JUMP);
+		r = raw_doorbell(c->qp);
+		if (r) {
+			fail(ST_MODE, "raw doorbell: %s", strerror(r));
+		} else {
+			for (uint32_t k = 0; k < SQ_JUMP; k++) {
+				if (poll_one(c, c->scq, ST_MODE, "a jumped-over slot", &wc))
+					break;
+				want = k ? IBV_WC_WR_FLUSH_ERR : IBV_WC_LOC_QP_OP_ERR;
+				if (wc.wr_id != SQ_JUMP_BASE + k || wc.status != want) {
+					fail(ST_MODE, "jumped slot %u: completion wr_id 0x%" PRIx64
+					     " status %s, expected wr_id 0x%" PRIx64 " %s", k,
+					     wc.wr_id, ibv_wc_status_str(wc.status),
+					     SQ_JUMP_BASE + k, ibv_wc_status_str(want));
+					break;
+				}
+			}
+			printf("# sq_prod: the %u jumped-over slots completed\n", SQ_JUMP);
+		}
+		/* Put the producer index back in range for librxe. */
+		__atomic_store_n(ring_prod(&ring), (prod + SQ_JUMP) & ring.mask, __ATOMIC_RELEASE);
+	}
+	expect_qp_error(c, "the hostile WQE");
+	if (ibv_poll_cq(c->scq, 1, &wc) > 0)
+		fail(ST_MODE, "an extra completion: wr_id 0x%" PRIx64 " status %s", wc.wr_id,
+		     ibv_wc_status_str(wc.status));
+out:
+	free(t);
+	if (msg_send(c, "DONE", v, 1, NULL))
+		c->broken = true;
+}
+
+static void sq_server(struct ctx *c)
+{
+	uint64_t seed = seed_for(0x100 + c->mode, 0), v[1] = { 0 };
+	struct seglist s[2];
+	struct ibv_wc wc;
+	char why[200];
+
+	one_seg(&s[0], MODE_OFF, 256);
+	one_seg(&s[1], MODE_OFF + 4096, 256);
+	if (post_recv(c, ST_MODE, SQ_MARK, &s[0], 1) ||
+	    post_recv(c, ST_MODE, SQ_LEN_OK, &s[1], 1))
+		return;
+	if (msg_send(c, "STEP1", v, 1, NULL) || msg_recv(c, "DONE", v, 1, NULL)) {
+		c->broken = true;
+		return;
+	}
+	if (expect_wc(c, c->rcq, ST_MODE, "the marker SEND", SQ_MARK, IBV_WC_RECV, &wc) == 0 &&
+	    (wc.byte_len != 64 || verify_region(c->buf, &s[0], seed, 64, why, sizeof(why))))
+		fail(ST_MODE, "the marker SEND: byte_len %u or its bytes wrong", wc.byte_len);
+	if (c->mode == M_SQ_LENGTH &&
+	    expect_wc(c, c->rcq, ST_MODE, "the SEND with dma.length 0xffffffff", SQ_LEN_OK,
+		      IBV_WC_RECV, &wc) == 0 &&
+	    (wc.byte_len != 64 || verify_region(c->buf, &s[1], seed, 64, why, sizeof(why))))
+		fail(ST_MODE, "the SEND with dma.length 0xffffffff: byte_len %u (expected 64) or its bytes wrong",
+		     wc.byte_len);
+	if (ibv_poll_cq(c->rcq, 1, &wc) > 0)
+		fail(ST_MODE, "an unexpected receive completion: wr_id 0x%" PRIx64 " status %s",
+		     wc.wr_id, ibv_wc_status_str(wc.status));
+}
+
+static void sq_run(struct ctx *c)
+{
+	struct witness w;
+
+	if (witness_setup(c, &w)) {
+		c->broken = true;
+		return;
+	}
+	if (!c->broken)
+		c->server ? sq_server(c) : sq_client(c);
+	witness_check(c, &w);
+	witness_destroy(&w);
+}
+
+/*
+ * librxe refuses to post an ATOMIC whose local length is below 8 or whose
+ * remote VA is unaligned, so those go into the ring by hand: a READ
+ * marker through librxe finds the ring; the ATOMIC (wr_id 1) is written
+ * into the next slot; the caller's next post rings the doorbell.
+ */
+static int ring_atomic(struct ctx *c, uint8_t *dst, uint32_t len, uint64_t raddr)
+{
+	struct rxe_send_wqe *t;
+	struct sq_ring ring;
+
+	if (post_wr(c, c->qp, IBV_WR_RDMA_READ, SQ_MARK, c->buf + 3 * MODE_SRC_LEN, 8,
+		    c->mr->lkey, c->peer.addr + 8192, c->peer.rkey))
+		return -1;
+	expect_status(c, "marker READ through librxe", SQ_MARK, IBV_WC_SUCCESS);
+	if (find_sq_ring(c, SQ_MARK, IBV_WR_RDMA_READ, &ring))
+		return -1;
+	t = calloc(1, ring.elem);
+	if (!t) {
+		fail(ST_MODE, "out of memory");
+		return -1;
+	}
+	memcpy(t, ring_slot(&ring, __atomic_load_n(ring_prod(&ring), __ATOMIC_ACQUIRE) - 1),
+	       ring.elem);
+	t->wr.wr_id = 1;
+	t->wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	t->wr.send_flags = IBV_SEND_SIGNALED;
+	memset(&t->wr.wr, 0, sizeof(t->wr.wr));
+	t->wr.wr.atomic.remote_addr = raddr;
+	t->wr.wr.atomic.compare_add = 1;
+	t->wr.wr.atomic.rkey = c->peer.rkey;
+	t->dma.length = len;
+	t->dma.resid = len;
+	t->dma.num_sge = 1;
+	t->dma.sge[0].addr = (uintptr_t)dst;
+	t->dma.sge[0].length = len;
+	t->dma.sge[0].lkey = c->mr->lkey;
+	ring_push(&ring, t);
+	free(t);
+	printf("# FETCH_ADD (local length %u, remote VA 0x%" PRIx64 ") written into the SQ ring\n",
+	       len, raddr);
+	return 0;
+}
+
+/* The local errors: nothing may leave the client, nothing be written. */
+static void local_err_client(struct ctx *c)
+{
+	uint8_t *dst = c->buf + 2 * MODE_SRC_LEN;	/* guard-filled */
+	struct ibv_mr *mr2 = NULL;
+	uint8_t *buf2 = NULL;
+	enum ibv_wc_status want = IBV_WC_LOC_PROT_ERR;
+	enum ibv_wr_opcode fop = IBV_WR_SEND;
+	const char *what = "?";
+	struct seglist s;
+	char why[200];
+	int r = -1;
+
+	switch (c->mode) {
+	case M_BAD_LKEY:
+		what = "SEND with a wrong lkey";
+		printf("# bad_lkey: SEND of 64 bytes with lkey 0x%x (the MR's is 0x%x)\n",
+		       c->mr->lkey ^ 0x5a00, c->mr->lkey);
+		r = post_wr(c, c->qp, IBV_WR_SEND, 1, c->buf + MODE_OFF, 64,
+			    c->mr->lkey ^ 0x5a00, 0, 0);
+		break;
+	case M_READ_MR_RANGE:
+		what = "READ into an SGE running past its MR";
+		fop = IBV_WR_RDMA_READ;
+		printf("# read_mr_range: RDMA_READ of 64 bytes into the last 32 bytes of the local MR and 32 past it\n");
+		r = post_wr(c, c->qp, IBV_WR_RDMA_READ, 1, c->buf + c->buf_len - 32, 64,
+			    c->mr->lkey, c->peer.addr + MODE_OFF, c->peer.rkey);
+		break;
+	case M_READ_NO_LWRITE:
+		what = "READ into an MR without local write";
+		fop = IBV_WR_RDMA_READ;
+		buf2 = aligned_alloc(4096, 4096);
+		if (buf2) {
+			fill_guard(buf2, 0, 4096);
+			mr2 = ibv_reg_mr(c->pd, buf2, 4096, 0);
+		}
+		if (!mr2) {
+			fail(ST_MODE, "ibv_reg_mr (4096 bytes, no access flags): %s", strerror(errno));
+			break;
+		}
+		printf("# read_no_lwrite: RDMA_READ of 64 bytes into MR lkey 0x%x (access 0)\n",
+		       mr2->lkey);
+		r = post_wr(c, c->qp, IBV_WR_RDMA_READ, 1, buf2 + 64, 64, mr2->lkey,
+			    c->peer.addr + MODE_OFF, c->peer.rkey);
+		break;
+	case M_ATOMIC_SHORT:
+		what = "FETCH_ADD with a 4-byte local SGE";
+		want = IBV_WC_LOC_LEN_ERR;
+		fop = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		printf("# atomic_short: FETCH_ADD whose result SGE is 4 bytes\n");
+		r = ring_atomic(c, dst, 4, c->peer.addr + 8192);
+		break;
+	case M_ATOMIC_UNALIGNED:
+		what = "FETCH_ADD at an unaligned remote VA";
+		want = IBV_WC_REM_INV_REQ_ERR;
+		fop = IBV_WR_ATOMIC_FETCH_AND_ADD;
+		printf("# atomic_unaligned: FETCH_ADD at server VA 0x%" PRIx64 " (VA %% 8 = %u)\n",
+		       c->peer.addr + MODE_OFF, (unsigned)((c->peer.addr + MODE_OFF) & 7));
+		r = ring_atomic(c, dst, 8, c->peer.addr + MODE_OFF);
+		break;
+	default:
+		break;
+	}
+	if (!r) {
+		/* A good WR behind the bad one: flushed. */
+		if (fop == IBV_WR_SEND)
+			r = post_wr(c, c->qp, fop, 2, c->buf + MODE_OFF, 16, c->mr->lkey, 0, 0);
+		else	/* a READ: librxe refuses bad atomics itself */
+			r = post_wr(c, c->qp, IBV_WR_RDMA_READ, 2, dst + 64, 8, c->mr->lkey,
+				    c->peer.addr + 8192, c->peer.rkey);
+		expect_status(c, what, 1, want);
+		if (!r)
+			expect_status(c, "the good WR behind it", 2, IBV_WC_WR_FLUSH_ERR);
+		expect_qp_error(c, what);
+	}
+	/* Nothing landed anywhere locally. */
+	one_seg(&s, 2 * MODE_SRC_LEN, 128);
+	if (verify_region(c->buf, &s, 0, 0, why, sizeof(why)))
+		fail(ST_MODE, "the refused WR wrote the local buffer: %s", why);
+	one_seg(&s, c->buf_len - 64, 48);
+	if (verify_region(c->buf, &s, 0, 0, why, sizeof(why)))
+		fail(ST_MODE, "the refused READ wrote the end of the local MR: %s", why);
+	if (buf2) {
+		one_seg(&s, 64, 64);
+		if (verify_region(buf2, &s, 0, 0, why, sizeof(why)))
+			fail(ST_MODE, "the refused READ wrote the MR without local write: %s", why);
+	}
+	if (mr2 && (r = ibv_dereg_mr(mr2)))
+		fail(ST_MODE, "ibv_dereg_mr: %s", strerror(r));
+	free(buf2);
+}
+
+/* destroy_armed (client): destroy the QP with WRITEs in flight, timer armed. */
+static void destroy_armed_client(struct ctx *c)
+{
+	uint64_t t0;
+	int r;
+
+	if (wait_gone(c))
+		return;
+	for (unsigned k = 0; k < ARMED_WRITES; k++)
+		if (post_one(c, IBV_WR_RDMA_WRITE, k + 1, MODE_OFF, 4096,
+			     c->peer.addr + MODE_OFF, c->peer.rkey))
+			return;
+	sleep_ms(ARMED_WAIT_MS);
+	print_qp_state(c);
+	t0 = now_ms();
+	r = ibv_destroy_qp(c->qp);
+	if (!r)
+		c->qp = NULL;
+	printf("# destroy_armed: ibv_destroy_qp with %u WRITEs in flight took %" PRIu64 " ms\n",
+	       ARMED_WRITES, now_ms() - t0);
+	if (r)
+		fail(ST_MODE, "ibv_destroy_qp: %s", strerror(r));
+	else if (now_ms() - t0 > 5000)
+		fail(ST_MODE, "ibv_destroy_qp took %" PRIu64 " ms", now_ms() - t0);
+}
+
+/* armed: before MODE-START; ends like idle (the client is killed). */
+static int armed_run(struct ctx *c)
+{
+	if (c->broken)
+		return idle_wait(c);
+	if (c->server) {
+		silent_server(c);
+	} else if (!wait_gone(c)) {
+		for (unsigned k = 0; k < ARMED_WRITES; k++)
+			if (post_one(c, IBV_WR_RDMA_WRITE, k + 1, MODE_OFF, 4096,
+				     c->peer.addr + MODE_OFF, c->peer.rkey))
+				break;
+		sleep_ms(ARMED_WAIT_MS);
+		if (!c->broken)
+			printf("# armed: sends in flight, retransmit timer armed\n");
+		fflush(stdout);
+	}
+	return idle_wait(c);
+}
+
 static int run_mode(struct ctx *c)
 {
 	uint64_t mine[2], peer[2], start;
@@ -2518,6 +3353,8 @@ static int run_mode(struct ctx *c)
 
 	if (c->mode == M_IDLE)
 		return idle_wait(c);
+	if (c->mode == M_ARMED)
+		return armed_run(c);
 	/* Client: the source bytes of SEND / WRITE (the read's destination
 	 * and everything else stay guard). */
 	if (!c->broken && !c->server) {
@@ -2530,8 +3367,18 @@ static int run_mode(struct ctx *c)
 	start = now_ms();
 	if (r == 0)
 		fail(ST_MODE, "skipped: setup failed (this side or peer)");
-	else if (c->mode == M_RNR)
+	else if (c->mode == M_RNR || c->mode == M_RNR_TIMER)
 		c->server ? rnr_server(c) : rnr_client(c);
+	else if (c->mode == M_RETRY_EXC)
+		c->server ? silent_server(c) : retry_exc_client(c);
+	else if (c->mode == M_DESTROY_ARMED)
+		c->server ? silent_server(c) : destroy_armed_client(c);
+	else if (c->mode == M_RNR_EXC)
+		c->server ? (void)0 : rnr_exc_client(c);
+	else if (c->mode >= M_BAD_LKEY && c->mode <= M_ATOMIC_UNALIGNED)
+		c->server ? (void)0 : local_err_client(c);
+	else if (c->mode >= M_SQ_NUM_SGE && c->mode <= M_SQ_PROD)
+		sq_run(c);
 	else if (c->mode == M_DESTROY_QP)
 		c->server ? destroy_server(c, start) : destroy_client(c);
 	else if (c->mode == M_MALFORMED)
@@ -2555,7 +3402,8 @@ static int run_mode(struct ctx *c)
 	if (r == 1 && c->server &&
 	    (c->mode == M_BAD_RKEY || c->mode == M_OOB_WRITE ||
 	     c->mode == M_OOB_READ || c->mode == M_MISALIGNED_ATOMIC ||
-	     c->mode == M_MALFORMED)) {
+	     c->mode == M_MALFORMED || c->mode == M_RNR_EXC ||
+	     (c->mode >= M_BAD_LKEY && c->mode <= M_ATOMIC_UNALIGNED))) {
 		check_untouched(c, "after the refused request");
 		print_qp_state(c);
 	}
@@ -2799,18 +3647,24 @@ static int exchange_info(struct ctx *c)
 	return 0;
 }
 
-static int connect_qp(struct ctx *c)
+/*
+ * Connect @qp (INIT) to the peer's QP @dqpn: RTR with @rq_psn, RTS with
+ * @sq_psn, and the timers of this mode (conn_params()).
+ */
+static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
+		      uint32_t rq_psn, uint32_t sq_psn)
 {
+	struct conn_params p = conn_params(c);
 	struct ibv_qp_attr a;
 	int r;
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = c->path_mtu;
-	a.dest_qp_num = c->peer.qpn;
-	a.rq_psn = c->peer.psn;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = rq_psn;
 	a.max_dest_rd_atomic = c->rd_atomic_dest;
-	a.min_rnr_timer = 12;
+	a.min_rnr_timer = p.min_rnr_timer;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.dgid = c->peer.gid;
 	a.ah_attr.grh.sgid_index = (uint8_t)c->gid_idx;
@@ -2821,7 +3675,7 @@ static int connect_qp(struct ctx *c)
 	a.ah_attr.sl = 0;
 	a.ah_attr.src_path_bits = 0;
 	a.ah_attr.port_num = c->ib_port;
-	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+	r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (r) {
@@ -2831,17 +3685,12 @@ static int connect_qp(struct ctx *c)
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	if (c->mode == M_DESTROY_QP) {
-		/* Give up soon after the peer QP is gone: 3 x ~268 ms. */
-		a.timeout = 16;
-		a.retry_cnt = 2;
-	}
-	a.rnr_retry = 7;
-	a.sq_psn = c->psn;
+	a.timeout = p.timeout;
+	a.retry_cnt = p.retry_cnt;
+	a.rnr_retry = p.rnr_retry;
+	a.sq_psn = sq_psn;
 	a.max_rd_atomic = c->rd_atomic;
-	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+	r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 			  IBV_QP_MAX_QP_RD_ATOMIC);
 	if (r) {
@@ -2849,6 +3698,11 @@ static int connect_qp(struct ctx *c)
 		return -1;
 	}
 	return 0;
+}
+
+static int connect_qp(struct ctx *c)
+{
+	return qp_connect(c, c->qp, c->peer.qpn, c->peer.psn, c->psn);
 }
 
 /* Build the plan and check that both buffers can hold it. */
@@ -2927,6 +3781,11 @@ static void usage(FILE *f, const char *prog)
 		"                            a posted receive WQE in the mapped ring\n"
 		"                mr_access   READ and WRITE to a server MR without remote write\n"
 		"                idle        connect, then wait until the peer goes away\n"
+		"              the client's requester under test (see the source):\n"
+		"                retry_exc rnr_timer rnr_exc bad_lkey read_mr_range\n"
+		"                read_no_lwrite atomic_short atomic_unaligned sq_num_sge\n"
+		"                sq_opcode sq_length sq_lkey sq_inline sq_prod\n"
+		"                destroy_armed armed\n"
 		"  -h, --help    this text\n"
 		"\n"
 		"Prints 'INTEGRITY <name> PASS|FAIL <reason>' per sub-test, then\n"

@@ -1,0 +1,214 @@
+#!/bin/sh
+# Guest side of the requester error-path test (tools/testvm/req-errors-test.sh).
+# VM A runs the client of every sroce_integrity -m MODE below on sroce0:
+# its requester and completer are the ones under test; VM B serves each
+# mode on its provider (stock rxe or sroce, /sroce/peer names it for A).
+# VM A checks its own counters (rdma statistic) around each mode and the
+# RNR waits in the sroce:sroce_comp_decision / sroce:sroce_req_packet
+# trace, then tears down a QP with sends in flight and timers armed by
+# killing its process, deletes the device, unloads sroce and scans
+# kmemleak.  Prints "req-errors: ok: ..." / "req-errors: FAIL: ...".
+. /sroce/guest-lib.sh
+T=/sroce/sroce_integrity
+read -r PEER_PROV </sroce/peer
+MODES="retry_exc rnr_timer rnr_exc bad_lkey read_mr_range read_no_lwrite
+	atomic_short atomic_unaligned bad_rkey oob_write oob_read mr_access
+	destroy_qp sq_num_sge sq_opcode sq_length sq_lkey sq_inline sq_prod
+	destroy_armed"
+# hostile rewrites the server's receive ring: only where the server is
+# sroce (stock rxe reads its receive WQEs in place).
+# rnr (a 3-packet SEND into RNR NAKs) likewise: a stock rxe responder
+# answers the trailing packets with a PSN-sequence NAK every round, and
+# sroce's completer counts those against retry_cnt (RETRY_EXC_ERR after
+# 8 rounds); see tools/integrity/README.md.
+[ "$PEER_PROV" = sroce ] && MODES="$MODES hostile rnr"
+MODES="$MODES armed"
+fail=0
+ok() { echo "req-errors: ok: $*"; }
+bad() { echo "req-errors: FAIL: $*"; fail=1; }
+
+# One TCP port per mode, in list order, keeps the two VMs in step.
+port_of() {
+	i=0
+	for m in $MODES; do
+		[ "$m" = "$1" ] && { echo $((18900 + i)); return; }
+		i=$((i + 1))
+	done
+}
+
+net_up || exit 10
+load_provider "$PROVIDER" || exit 11
+echo "req-errors: VM $ROLE on $PROVIDER ($DEV), peer on $PEER_PROV"
+
+if [ "$ROLE" = B ]; then
+	for m in $MODES; do
+		echo "req-errors: server $m"
+		$T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" || fail=1
+	done
+	dump_stats end
+	exit $fail
+fi
+
+snap() { rdma statistic show link "$DEV/1" >"/tmp/stats.$1" 2>&1; }
+deltas() {
+	awk 'NR == FNR { for (i = 3; i < NF; i += 2) b[$i] = $(i + 1); next }
+	     { for (i = 3; i < NF; i += 2) print $i, $(i + 1) - b[$i] }' \
+		"/tmp/stats.before.$1" "/tmp/stats.after.$1" >"/tmp/delta.$1"
+}
+expect() {
+	d=$(awk -v n="$2" '$1 == n { v = $2; f = 1 } END { print f ? v + 0 : "none" }' "/tmp/delta.$1")
+	if [ "$d" != none ] && test "$d" "$3" "$4"; then ok "$1: $2 delta $d ($3 $4)"
+	else bad "$1: $2 delta $d, expected $3 $4"; fi
+}
+
+TR=/sys/kernel/tracing
+mount -t tracefs nodev $TR 2>/dev/null
+EVS="sroce_comp_decision sroce_req_packet"
+trace_on() {
+	echo 8192 >$TR/buffer_size_kb
+	echo >$TR/trace
+	for e in $EVS; do echo 1 >$TR/events/sroce/$e/enable || return 1; done
+}
+trace_off() { for e in $EVS; do echo 0 >$TR/events/sroce/$e/enable; done; }
+
+# rnr_check: every RNR NAK (syndrome 001xxxxx) of the trace is followed
+# by a retransmission (retry=1) of the same QP no sooner than the NAK's
+# timer (26: 81.92 ms, IBA 9.7.5.2.8: the requester waits at least that
+# long).  The trace event of the NAK comes before the timer is armed and
+# that of the retry after it fires, so the gap can only overstate the
+# wait; 0.5 ms of slack for the trace clock.
+rnr_check() {
+	awk '
+	function ts(   f) { for (f = 1; f <= NF; f++) if ($f ~ /^[0-9]+\.[0-9]+:$/) return substr($f, 1, length($f) - 1) + 0; return -1 }
+	function hex(x,   i, v, c) { v = 0; x = tolower(x); sub(/^0x/, "", x)
+		for (i = 1; i <= length(x); i++) { c = index("0123456789abcdef", substr(x, i, 1)); if (!c) break; v = v * 16 + c - 1 }
+		return v }
+	function field(k,   f) { for (f = 1; f <= NF; f++) if (index($f, k "=") == 1) return substr($f, length(k) + 2); return "" }
+	/sroce_comp_decision:/ {
+		syn = hex(field("syndrome"))
+		if (syn >= 32 && syn < 64) { nak[field("qpn")] = ts(); naks++ }
+	}
+	/sroce_req_packet:/ && field("retry") == "1" {
+		q = field("qpn")
+		if (q in nak) {
+			gap = ts() - nak[q]; delete nak[q]; n++
+			if (min == "" || gap < min) min = gap
+		}
+	}
+	END { printf "%d %d %.6f\n", naks, n, min == "" ? -1 : min }' "$1"
+}
+
+for m in $MODES; do
+	[ "$m" = armed ] && continue
+	echo "req-errors: client $m"
+	if [ "$m" = rnr_timer ]; then
+		trace_on && ok "rnr_timer: tracepoints enabled" || bad "rnr_timer: cannot enable the sroce tracepoints"
+	fi
+	snap "before.$m"
+	t0=$(date +%s)
+	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP"; then
+		ok "$m: client side completed ($(( $(date +%s) - t0 )) s)"
+	else
+		bad "$m: client side failed"
+	fi
+	snap "after.$m"
+	deltas "$m"
+	echo "req-errors: $m counter deltas:$(awk '$2 != 0 { printf " %s=+%d", $1, $2 }' "/tmp/delta.$m")"
+	case $m in
+	retry_exc)	# retry_cnt 3: four expiries, the last one fails the WQE
+		expect $m comp_timeouts -eq 4
+		expect $m req_timeouts -eq 4
+		expect $m wc_retry_exc_err -eq 1
+		expect $m wc_wr_flush_err -eq 3	# two behind it, one posted in Error
+		expect $m req_retransmits -ge 3 ;;
+	rnr)
+		expect $m comp_rnr_nak -ge 1
+		expect $m req_rnr_waits -ge 1 ;;
+	rnr_timer)	# ~1000 ms without a receive, 81.92 ms per wait: <= 14 NAKs
+		trace_off
+		cp $TR/trace /tmp/trace.rnr
+		expect $m comp_rnr_nak -ge 2
+		expect $m comp_rnr_nak -le 14
+		expect $m req_rnr_waits -ge 2
+		set -- $(rnr_check /tmp/trace.rnr)
+		echo "req-errors: rnr_timer trace: $1 RNR NAKs, $2 retries after one, shortest gap $3 s"
+		if [ "$2" -ge 2 ] && awk -v g="$3" 'BEGIN { exit !(g >= 0.08192 - 0.0005) }'; then
+			ok "rnr_timer: every retry after an RNR NAK waited >= 81.92 ms (shortest $3 s, $2 retries)"
+		else
+			bad "rnr_timer: retries after an RNR NAK: $2, shortest gap $3 s (want >= 2 and >= 0.08192 s)"
+			grep -E 'sroce_(comp_decision|req_packet)' /tmp/trace.rnr | head -n 40
+		fi
+		echo >$TR/trace ;;
+	rnr_exc)	# rnr_retry 1: two RNR NAKs, one wait
+		expect $m comp_rnr_nak -eq 2
+		expect $m req_rnr_waits -eq 1
+		expect $m wc_rnr_retry_exc_err -eq 1
+		expect $m wc_wr_flush_err -eq 1 ;;
+	bad_lkey | read_mr_range | read_no_lwrite)	# refused before the wire
+		expect $m req_packets -eq 0
+		expect $m wc_loc_prot_err -eq 1
+		expect $m wc_wr_flush_err -eq 1 ;;
+	atomic_short)	# only the marker READ goes out
+		expect $m req_packets -eq 1
+		expect $m wc_loc_len_err -eq 1
+		expect $m wc_wr_flush_err -eq 1 ;;
+	atomic_unaligned)
+		expect $m comp_nak_invalid_req -eq 1
+		expect $m wc_rem_inv_req_err -eq 1
+		expect $m wc_wr_flush_err -eq 1 ;;
+	bad_rkey | oob_write | oob_read | mr_access)
+		expect $m comp_nak_rem_access_err -eq 1 ;;
+	hostile)
+		expect $m comp_nak_rem_op_err -eq 1 ;;
+	destroy_qp)
+		expect $m comp_timeouts -eq 3 ;;
+	sq_*)
+		expect $m comp_drop_ghost -eq 0
+		expect $m comp_drop_duplicate -eq 0 ;;
+	esac
+done
+
+# Teardown with sends in flight and the retransmit timer armed: the
+# process dies (uverbs destroys its QP), the device is deleted, sroce
+# unloaded.  Nothing may hang or leak.
+echo "req-errors: client armed"
+$T -m armed -d "$DEV" -g "$GIDX" -p "$(port_of armed)" "$PEER_IP" >/tmp/armed.out 2>&1 &
+cpid=$!
+i=0
+until grep -q '^# armed: sends in flight' /tmp/armed.out; do
+	i=$((i + 1))
+	if [ $i -ge 1800 ] || ! kill -0 $cpid 2>/dev/null; then break; fi
+	sleep 0.1
+done
+if grep -q '^# armed: sends in flight' /tmp/armed.out; then
+	ok "armed: WRITEs in flight to a silent peer"
+else
+	bad "armed: the client never got its WRITEs in flight"
+fi
+rdma statistic show link "$DEV/1" | tr ' ' '\n' | grep -A1 -x 'req_timeouts\|req_retransmits' | tr '\n' ' '; echo
+rm -f /tmp/del.rc
+(rdma link delete "$DEV" >/tmp/del.out 2>&1; echo $? >/tmp/del.rc) &
+sleep 1
+kill -9 $cpid 2>/dev/null
+wait $cpid
+sed 's/^/armed-client: /' /tmp/armed.out
+i=0
+while [ ! -e /tmp/del.rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+if [ "$(cat /tmp/del.rc 2>/dev/null)" = 0 ]; then
+	ok "armed: rdma link delete completed after the killed client ($((i / 10)) s)"
+else
+	bad "armed: rdma link delete did not complete (rc $(cat /tmp/del.rc 2>/dev/null || echo pending))"
+	cat /tmp/del.out
+fi
+[ -e /tmp/del.rc ] && wait
+if rmmod sroce; then ok "armed: rmmod sroce"; else bad "armed: rmmod sroce"; fi
+if [ -e /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null && [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak; sleep 2; echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+	if grep -q unreferenced /sys/kernel/debug/kmemleak; then bad "kmemleak reports leaks"
+	else ok "kmemleak reports nothing after the unload"; fi
+else
+	echo "req-errors: skipped: kmemleak scan (this kernel has no CONFIG_DEBUG_KMEMLEAK)"
+fi
+echo "req-errors: done, fail=$fail"
+exit $fail

@@ -1,10 +1,13 @@
 # Sourced by guest scripts (busybox sh).  Network and RDMA set-up helpers.
 # ROLE (from /sroce/role): A is 10.0.0.1, B is 10.0.0.2.  PROVIDER: the
-# RDMA provider this VM runs: stock rxe on A, /sroce/responder (if given)
-# on B.
+# RDMA provider this VM runs: /sroce/provider if given (run-pair.sh -a/-b),
+# else stock rxe on A and /sroce/responder (if given) on B.  /sroce/single
+# (run-pair.sh -1): VM A alone, no peer; PEER_IP is its own address.
 read -r ROLE < /sroce/role
 PROVIDER=rxe
-if [ "$ROLE" = B ] && [ -f /sroce/responder ]; then
+if [ -f /sroce/provider ]; then
+	read -r PROVIDER < /sroce/provider
+elif [ "$ROLE" = B ] && [ -f /sroce/responder ]; then
 	read -r PROVIDER < /sroce/responder
 fi
 IP=/usr/sbin/ip
@@ -14,6 +17,9 @@ A) MY_IP=10.0.0.1 PEER_IP=10.0.0.2 ;;
 esac
 MY_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 1 || echo 2)
 PEER_IP6=fd00::$([ "${ROLE:-A}" = A ] && echo 2 || echo 1)
+if [ -f /sroce/single ]; then
+	PEER_IP=$MY_IP PEER_IP6=$MY_IP6
+fi
 
 # nic_up: eth0 present.  Debian's stock kernels have virtio_net (and on
 # 6.1 virtio_pci) as modules and there is no udev here: load them and wait
@@ -39,6 +45,7 @@ net_up() {
 	$IP link set eth0 up
 	$IP addr add "$MY_IP/24" dev eth0
 	$IP -6 addr add "$MY_IP6/64" dev eth0 nodad
+	[ ! -f /sroce/single ] || { echo "guest: network up ($MY_IP, no peer)"; return 0; }
 	i=0
 	while ! ping -c1 -W1 "$PEER_IP" >/dev/null 2>&1; do
 		i=$((i + 1))
@@ -80,6 +87,19 @@ load_provider() {
 		[ -n "$GIDX6" ] || { sleep 0.1; i=$((i + 1)); }
 	done
 	echo "guest: $DEV up, IPv4 GID index $GIDX, IPv6 GID index ${GIDX6:-none}"
+}
+
+# unload_provider: delete the RDMA link of load_provider and unload its
+# module, so that the other provider can load (stock rdma_rxe and sroce
+# both bind UDP 4791 and exclude each other).
+unload_provider() {
+	[ -n "${DEV:-}" ] || return 0
+	rdma link delete "$DEV" || return 1
+	case $DEV in
+	rxe0) rmmod rdma_rxe ;;
+	sroce0) rmmod sroce ;;
+	esac || return 1
+	DEV= GIDX= GIDX6=
 }
 
 # Print rdma statistics between markers for the host.

@@ -5,7 +5,8 @@
 #   tools/testvm/run-pair.sh -A SCRIPT -B SCRIPT -o OUTDIR
 #                            [-k normal|debug|deb6.1|deb6.12] [-f FILE]...
 #                            [-s] [-M SROCE.ko] [-t SECONDS] [-i INITRAMFS]
-#                            [-P "PARAM=VALUE..."]
+#                            [-P "PARAM=VALUE..."] [-a rxe|sroce] [-b rxe|sroce]
+#   tools/testvm/run-pair.sh -1 -A SCRIPT -o OUTDIR [same options]
 #
 #   -A/-B  scripts run as /sroce/run.sh in VM A (10.0.0.1) and VM B
 #          (10.0.0.2); /sroce/guest-lib.sh has the network/RDMA helpers
@@ -27,10 +28,18 @@
 #          default full)
 #   -P     sroce module parameters for VM B (sroce.PARAM=VALUE on its
 #          kernel command line, which modprobe applies when it loads sroce)
+#   -a/-b  the RDMA provider of VM A / VM B, rxe or sroce: /sroce/provider
+#          in that VM, which guest-lib.sh's PROVIDER follows (sroce on
+#          either side implies -s).  Without them A runs rxe and B the
+#          provider named by a /sroce/responder file (-f), if any, as before
+#   -1     one VM only, VM A (10.0.0.1), for loopback tests: its NIC is on
+#          a link with no peer, /sroce/single tells guest-lib.sh (PEER_IP
+#          is the VM's own address, net_up does not wait for a peer); no
+#          -B script; -P applies to VM A
 #
-# OUTDIR gets a.log, b.log (consoles) and link.pcap.  Fails if a guest
-# script fails, a VM does not finish, or either console shows an oops,
-# BUG, WARN, KASAN, lockdep or kmemleak report.
+# OUTDIR gets a.log, b.log (consoles; no b.log with -1) and link.pcap.
+# Fails if a guest script fails, a VM does not finish, or either console
+# shows an oops, BUG, WARN, KASAN, lockdep or kmemleak report.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -38,8 +47,16 @@ sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full ko=
 stock_boot=60
 files=()
 append_b=
-usage() { sed -n '2,33p' "$0" >&2; exit 2; }
-while getopts "A:B:o:k:f:sM:t:i:P:" o; do
+prov_a= prov_b= single=0
+usage() { sed -n '2,42p' "$0" >&2; exit 2; }
+provider_arg() {
+	case $1 in
+	rxe) ;;
+	sroce) with_sroce=1 ;;
+	*) echo "run-pair: a provider is rxe or sroce, got '$1'" >&2; exit 2 ;;
+	esac
+}
+while getopts "A:B:o:k:f:sM:t:i:P:a:b:1" o; do
 	case $o in
 	A) sa=$OPTARG ;; B) sb=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;;
 	f) files+=("$OPTARG") ;; s) with_sroce=1 ;; M) ko=$OPTARG with_sroce=1 ;;
@@ -49,10 +66,15 @@ while getopts "A:B:o:k:f:sM:t:i:P:" o; do
 			{ echo "run-pair: -P wants PARAM=VALUE, got '$kv'" >&2; exit 2; }
 		append_b+=" sroce.$kv"
 	   done ;;
+	a) provider_arg "$OPTARG"; prov_a=$OPTARG ;;
+	b) provider_arg "$OPTARG"; prov_b=$OPTARG ;;
+	1) single=1 ;;
 	*) usage ;;
 	esac
 done
-[ -n "$sa" ] && [ -n "$sb" ] && [ -n "$out" ] || usage
+[ -n "$sa" ] && { [ -n "$sb" ] || [ $single = 1 ]; } && [ -n "$out" ] || usage
+sides="A B"
+[ $single = 0 ] || sides=A
 [ $with_sroce = 0 ] || [ -n "$ko" ] || ko=${SROCE_KO:-}
 mkdir -p "$out"
 # kernel: what QEMU boots; moddir: its modules (a build tree or an
@@ -92,10 +114,13 @@ mods=$("$here/modroot.sh" "$moddir" "${extra[@]}" | tail -n1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for side in A B; do
+for side in $sides; do
 	r=$work/$side/sroce
 	mkdir -p "$r"
 	echo "$side" >"$r/role"
+	if [ $side = A ]; then p=$prov_a; else p=$prov_b; fi
+	[ -z "$p" ] || echo "$p" >"$r/provider"
+	[ $single = 0 ] || : >"$r/single"
 	cp "$here/guest-lib.sh" "$r/"
 	for f in "${files[@]}"; do cp "$f" "$r/"; done
 	if [ $side = A ]; then s=$sa; else s=$sb; fi
@@ -114,21 +139,23 @@ early_report() {
 	init=$(grep -an 'sroce-init: userspace started' "$1" | head -n1 | cut -d: -f1)
 	[ -n "$first" ] && { [ -z "$init" ] || [ "$first" -lt "$init" ]; }
 }
+vm_b=(--initrd-b "$work/initrd-B.cpio.gz" --log-b "$out/b.log" --append-b "${append_b# }")
+# -1: sroce's parameters go to the one VM (the kernel command line of A).
+extra_a=()
+[ $single = 0 ] || { vm_b=(); [ -z "$append_b" ] || extra_a=(--append-a "${append_b# }"); }
 for attempt in 1 2; do
 	rc=0
 	python3 "$here/pair.py" --kernel "$kernel" \
-		--initrd-a "$work/initrd-A.cpio.gz" --initrd-b "$work/initrd-B.cpio.gz" \
-		--log-a "$out/a.log" --log-b "$out/b.log" --pcap "$out/link.pcap" \
-		--timeout "$tmo" --append-b "${append_b# }" || rc=1
-	if [ $attempt = 1 ] && { early_report "$out/a.log" || early_report "$out/b.log"; }; then
+		--initrd-a "$work/initrd-A.cpio.gz" --log-a "$out/a.log" --pcap "$out/link.pcap" \
+		--timeout "$tmo" "${vm_b[@]}" "${extra_a[@]}" || rc=1
+	if [ $attempt = 1 ] && { early_report "$out/a.log" || { [ $single = 0 ] && early_report "$out/b.log"; }; }; then
 		echo "run-pair: kernel report during boot, before /init; booting the pair again" >&2
-		cp "$out/a.log" "$out/a.boot1.log"
-		cp "$out/b.log" "$out/b.boot1.log"
+		for side in ${sides,,}; do cp "$out/$side.log" "$out/$side.boot1.log"; done
 		continue
 	fi
 	break
 done
-for side in a b; do
+for side in ${sides,,}; do
 	"$here/check-console.sh" "$out/$side.log" || rc=1
 	r=$(sed -n 's/.*SROCE-RESULT rc=\([0-9]*\).*/\1/p' "$out/$side.log" | tail -n1)
 	[ "${r:-x}" = 0 ] || { echo "run-pair: VM ${side^^} failed (rc=${r:-none}), see $out/$side.log" >&2; rc=1; }

@@ -1,0 +1,253 @@
+#!/bin/sh
+# Guest side of the RC pairing test (tools/testvm/rc-test.sh).
+#
+# /sroce/rc-plan has one check per line, in the order both VMs run them:
+#	ID ROUND PAIRING KIND TOOL SIZE ITERS TIMEOUT LABEL [OPTIONS...]
+# KIND: pp (ibv_rc_pingpong), pt (a perftest tool), it (sroce_integrity);
+# SIZE "-": the tool's default; "@ipv6" among the OPTIONS: the IPv6
+# RoCEv2 GIDs.  The check's tool uses TCP port 19000+ID, its control
+# messages 21000+ID.  /sroce/rc-rounds names each ROUND's netem options
+# ("-": a clean link).
+#
+# PAIRING "X-Y": VM A runs provider X and the client (the requester
+# side), VM B provider Y and the server.  "loop-X": VM A alone runs both
+# ends on one device of provider X (VM B sits it out; with run-pair.sh -1
+# there is no VM B).  A run of checks with the same ROUND and PAIRING is a
+# phase: each VM sets its netem qdisc and loads its provider (unloading
+# the other one, they exclude each other), and on a two-VM phase the VMs
+# exchange their status first (TCP 23000+2*phase and the next port), so a
+# side that could not set up fails the phase's checks at once instead of
+# leaving the peer waiting.
+#
+# Per check, the client sends "start" and, after its tool exited, "done
+# RC" to the server's control port; the server starts its tool after
+# "start" and gives it a grace period after "done" (30 s if the client
+# passed, 3 s if not), then kills it: a client that fails never leaves
+# its server hanging, and every tool runs under a timeout.  Each side
+# prints
+#	RC-RESULT ID client|server RC SECONDS
+# (the host passes a check only if both ends exited 0; RC "skip": not
+# run, its phase failed to set up) and, on failure, the tool's output as
+# "# ID ..." lines; the perftest client's result as RC-BW ID <line>.
+# Exits non-zero if any of its own ends failed.
+. /sroce/guest-lib.sh
+
+fail=0
+phase=-1
+cur_round= cur_pair= cur_prov= mode= phase_ok=0
+NC=nc.openbsd
+# Not busybox's tc applet, which the shell would prefer.
+TC=/usr/sbin/tc
+
+now() { read -r up _ </proc/uptime; echo "${up%.*}"; }
+
+# send_ctl HOST PORT MESSAGE: one line to a listening peer; retried while
+# the peer is not listening yet (up to ~5 minutes).
+send_ctl() {
+	i=0
+	while ! echo "$3" | $NC -N -w 10 "$1" "$2" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { echo "rc-guest: no listener on $1:$2 for '$3'"; return 1; }
+		sleep 0.5
+	done
+}
+# recv_ctl PORT SECONDS: print the line a peer sends to PORT.
+recv_ctl() {
+	timeout "$2" $NC -l "$1" </dev/null 2>/dev/null
+}
+
+netem_args() {
+	while read -r name args; do
+		[ "$name" = "$1" ] && { echo "$args"; return 0; }
+	done </sroce/rc-rounds
+	echo "?"
+}
+
+# netem_set ROUND: the round's qdisc on eth0 (none for a clean round).
+netem_set() {
+	a=$(netem_args "$1")
+	case $a in
+	"?") echo "RC-NETEM $1 FAIL unknown round"; return 1 ;;
+	- | "") $TC qdisc del dev eth0 root 2>/dev/null
+		echo "RC-NETEM $1 none" ;;
+	*)	# shellcheck disable=SC2086
+		$TC qdisc replace dev eth0 root netem $a ||
+			{ echo "RC-NETEM $1 FAIL $TC qdisc replace dev eth0 root netem $a"; return 1; }
+		echo "RC-NETEM $1 $($TC qdisc show dev eth0 | head -n1)" ;;
+	esac
+}
+
+# provider_set rxe|sroce: that provider's device up (DEV, GIDX, GIDX6).
+provider_set() {
+	[ "$cur_prov" = "$1" ] && return 0
+	if [ -n "$cur_prov" ]; then
+		unload_provider || { echo "rc-guest: cannot unload $cur_prov"; cur_prov=; return 1; }
+	fi
+	cur_prov=
+	load_provider "$1" || return 1
+	cur_prov=$1
+}
+
+# The rdma counters of the device and the netem counters of eth0, for
+# the log, at the end of each phase.
+phase_end() {
+	[ "$mode" = pair ] || [ "$mode" = loop ] || return 0
+	[ -z "${DEV:-}" ] || echo "RC-STATS $phase $cur_round $cur_pair $(rdma statistic show link "$DEV/1" 2>/dev/null | tr -s ' ')"
+	[ "$mode" != pair ] || echo "RC-QDISC $phase $cur_round $cur_pair $($TC -s qdisc show dev eth0 | tr '\n' ' ' | tr -s ' ')"
+}
+
+phase_begin() {
+	phase_end
+	phase=$((phase + 1))
+	cur_round=$1 cur_pair=$2
+	case $2 in
+	loop-*)	if [ "$ROLE" = A ]; then mode=loop prov=${2#loop-}; else mode=idle prov=; fi ;;
+	*-*)	mode=pair
+		if [ "$ROLE" = A ]; then prov=${2%-*}; else prov=${2#*-}; fi ;;
+	esac
+	[ "$mode" != idle ] || { echo "RC-PHASE $phase $1 $2 idle"; return 0; }
+	st=ok
+	# Loopback traffic never reaches eth0: its phases run on a clean link.
+	if [ "$mode" = loop ]; then $TC qdisc del dev eth0 root 2>/dev/null
+	else netem_set "$1" || st=netem-failed; fi
+	provider_set "$prov" || st=provider-failed
+	peer=none
+	if [ "$mode" = pair ]; then
+		b=$((23000 + 2 * phase))
+		if [ "$ROLE" = A ]; then
+			if send_ctl "$PEER_IP" $b "$st"; then peer=$(recv_ctl $((b + 1)) 600)
+			else peer=unreachable; fi
+		else
+			peer=$(recv_ctl $b 600)
+			[ -z "$peer" ] || send_ctl "$PEER_IP" $((b + 1)) "$st" || true
+		fi
+		[ -n "$peer" ] || peer=silent
+	fi
+	phase_ok=0
+	[ "$st" = ok ] && { [ "$peer" = ok ] || [ "$mode" = loop ]; } && phase_ok=1
+	echo "RC-PHASE $phase $1 $2 $mode provider=$prov dev=${DEV:-none} gid=${GIDX:-none} gid6=${GIDX6:-none} self=$st peer=$peer"
+}
+
+# mkcmd KIND TOOL SIZE ITERS PORT OPTIONS...: sets CMD (the server's
+# command line; the client adds the server's address).
+mkcmd() {
+	k=$1 tool=$2 size=$3 iters=$4 port=$5
+	shift 5
+	gid=$GIDX opts=
+	for o in "$@"; do
+		case $o in
+		@ipv6) gid=$GIDX6 ;;
+		*) opts="$opts $o" ;;
+		esac
+	done
+	[ -n "$gid" ] || { CMD=; return 1; }
+	case $k in
+	pp) CMD="ibv_rc_pingpong -d $DEV -g $gid -s $size -n $iters -p $port -c$opts" ;;
+	pt) sz=
+	    [ "$size" = - ] || sz=" -s $size"
+	    CMD="$tool -d $DEV -x $gid -F -n $iters$sz -p $port$opts" ;;
+	it) CMD="/sroce/sroce_integrity -d $DEV -g $gid -p $port$opts" ;;
+	esac
+}
+
+# run_client ID KIND TMO ADDR: the client (CMD ADDR), retried while its
+# server is not listening yet; sets crc.
+run_client() {
+	n=0
+	while :; do
+		# shellcheck disable=SC2086
+		timeout "$3" $CMD "$4" </dev/null >"/tmp/c.$1" 2>&1
+		crc=$?
+		[ $crc -ne 0 ] || break
+		n=$((n + 1))
+		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor" "/tmp/c.$1" ||
+			break
+		sleep 1
+	done
+	if [ "$2" = pt ]; then
+		line=$(awk '/^[ \t]*[0-9]+[ \t]+[0-9]+[ \t]+[0-9.]+[ \t]+[0-9.]+/ {l=$0} END {print l}' "/tmp/c.$1")
+		echo "RC-BW $1 $line"
+	fi
+}
+
+# wait_server ID GRACE: the server's exit status (srv), killing it if it
+# has not exited GRACE seconds from now.
+wait_server() {
+	t=0
+	while kill -0 "$spid" 2>/dev/null && [ $t -lt $(($2 * 5)) ]; do
+		sleep 0.2
+		t=$((t + 1))
+	done
+	if kill -0 "$spid" 2>/dev/null; then
+		echo "# $1 server still running $2 s after its client ended: killed"
+		kill "$spid" 2>/dev/null
+		sleep 1
+		kill -9 "$spid" 2>/dev/null
+	fi
+	wait "$spid"
+	srv=$?
+	# ibv_rc_pingpong -c: the server checks what it received, and reports
+	# a bad buffer but still exits 0.
+	if [ "$kind" = pp ] && grep -q "invalid data" "/tmp/s.$1"; then
+		echo "# $1 ibv_rc_pingpong reported invalid data"
+		srv=98
+	fi
+}
+
+result() {	# ID SIDE RC T0 OUTFILE
+	echo "RC-RESULT $1 $2 $3 $(($(now) - $4))"
+	if [ "$3" != 0 ]; then
+		fail=1
+		[ -z "${5:-}" ] || [ ! -f "$5" ] || sed "s/^/# $1 $2: /" "$5" | tail -n 40
+	fi
+}
+
+net_up || exit 10
+# The plan on fd 3: no tool reads it from stdin.
+while read -r id round pair kind tool size iters tmo label opts <&3; do
+	case $id in '' | '#'*) continue ;; esac
+	[ "$round" = "$cur_round" ] && [ "$pair" = "$cur_pair" ] || phase_begin "$round" "$pair"
+	[ "$mode" != idle ] || continue
+	port=$((19000 + id)) ctl=$((21000 + id))
+	t0=$(now)
+	# shellcheck disable=SC2086
+	if [ $phase_ok = 1 ] && mkcmd "$kind" "$tool" "$size" "$iters" "$port" $opts; then :; else
+		[ $phase_ok = 0 ] || echo "# $id no GID for $label"
+		if [ "$mode" = loop ] || [ "$ROLE" = A ]; then result "$id" client skip "$t0"; fi
+		if [ "$mode" = loop ] || [ "$ROLE" = B ]; then result "$id" server skip "$t0"; fi
+		continue
+	fi
+	echo "RC-CHECK $id $round $pair $label: $CMD"
+	if [ "$mode" = loop ]; then
+		# shellcheck disable=SC2086
+		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
+		spid=$!
+		run_client "$id" "$kind" "$tmo" "$MY_IP"
+		if [ $crc = 0 ]; then wait_server "$id" 30; else wait_server "$id" 3; fi
+		result "$id" client "$crc" "$t0" "/tmp/c.$id"
+		result "$id" server "$srv" "$t0" "/tmp/s.$id"
+	elif [ "$ROLE" = A ]; then
+		send_ctl "$PEER_IP" $ctl start || true
+		run_client "$id" "$kind" "$tmo" "$PEER_IP"
+		send_ctl "$PEER_IP" $ctl "done $crc" || true
+		result "$id" client "$crc" "$t0" "/tmp/c.$id"
+	else
+		msg=$(recv_ctl $ctl 600)
+		if [ "$msg" != start ]; then
+			echo "# $id no start from the client (got '$msg')"
+			result "$id" server nostart "$t0"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
+		spid=$!
+		msg=$(recv_ctl $ctl $((tmo + 60)))
+		case $msg in
+		"done 0") wait_server "$id" 30 ;;
+		*) echo "# $id client ended with '${msg:-nothing}'"; wait_server "$id" 3 ;;
+		esac
+		result "$id" server "$srv" "$t0" "/tmp/s.$id"
+	fi
+done 3</sroce/rc-plan
+phase_end
+exit $fail

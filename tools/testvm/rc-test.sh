@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# RC traffic in every pairing of providers, with unmodified Debian
+# userspace: ibv_rc_pingpong, the perftest RC tools and the integrity tool
+# (tools/integrity), on a clean link and, with --lossy, on a lossy one.
+#
+#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy]
+#   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
+#
+# LIST: comma-separated pairings (default rxe-rxe, the control):
+#   X-Y      (rxe-rxe, rxe-sroce, sroce-rxe, sroce-sroce) VM A runs provider
+#            X and the client (the requester), VM B provider Y and the server
+#   loop-X   (loop-rxe, loop-sroce) both ends on one device of provider X,
+#            in one VM
+# All pairings run in one boot: one VM pair (the VMs switch providers
+# between pairings, loopback pairings last, in VM A), or a single VM when
+# only loopback pairings are asked for.  Per pairing, on a clean link:
+#   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
+#   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
+#   ib_{send,write,read}_lat at 64 B and 4 KiB; ib_atomic_lat;
+#   ib_write_bw -q 4, ib_send_bw over IPv6 GIDs, ib_send_bw --use-srq;
+#   sroce_integrity (every byte verified), and again with a PSN wrap.
+# --lossy adds two rounds on the two-VM pairings, netem in both guests
+# (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
+# 1%, reordering), each running ibv_rc_pingpong (16 B, 4 KiB, 64 KiB) and
+# sroce_integrity.  Loopback traffic never reaches the NIC: loopback
+# pairings run on the clean link only.
+#
+# A check passes when both its client and its server exit 0 within their
+# timeouts (and ibv_rc_pingpong's server reported no invalid data): one
+# "rc-check: PASS|FAIL ROUND PAIRING TOOL SIZE[ VARIANT]" line each.  The
+# link capture (link.pcap, tools/ackrate/analyze.py) adds, per two-VM
+# pairing and round, a check that the go-back-N invariants hold on the
+# one-way workloads (analyze.py follows VM A as the only requester, so
+# ibv_rc_pingpong, ib_send_lat and ib_write_lat, where VM B sends too, are
+# counted but not checked), and, on a clean link with sroce as the
+# requester, one that VM A retransmitted no PSN; each check's request
+# packets, retransmitted PSNs and NAKs are printed as "rc-capture:" lines.
+# Output: build/rc-FLAVOUR/ (a.log, b.log, link.pcap, plan.txt,
+# capture.json).  The last line is "rc-FLAVOUR: P passed, F failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/pair-test-lib.sh"
+
+usage() { sed -n '2,39p' "$0" >&2; exit 2; }
+flavour=debug pairs=rxe-rxe lossy=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	normal | debug) flavour=$1 ;;
+	--pairs) [ $# -ge 2 ] || usage; pairs=$2; shift ;;
+	--pairs=*) pairs=${1#--pairs=} ;;
+	--lossy) lossy=1 ;;
+	*) usage ;;
+	esac
+	shift
+done
+
+two=() loops=() need_sroce=0
+for p in ${pairs//,/ }; do
+	case $p in
+	rxe-rxe | rxe-sroce | sroce-rxe | sroce-sroce) two+=("$p") ;;
+	loop-rxe | loop-sroce) loops+=("$p") ;;
+	*) echo "rc-test: unknown pairing '$p'" >&2; usage ;;
+	esac
+	case $p in *sroce*) need_sroce=1 ;; esac
+done
+[ $((${#two[@]} + ${#loops[@]})) -gt 0 ] || usage
+
+pair_setup rc "$flavour"
+
+# The rounds: name and netem options ("-": none).
+cat >"$out/rc-rounds" <<'EOF'
+clean -
+loss1 loss 1%
+mix loss 5% duplicate 1% delay 2ms reorder 10%
+EOF
+rounds=(clean)
+[ $lossy = 0 ] || rounds+=(loss1 mix)
+
+# Timeouts per check (s): TCG, and the debug kernel is slower again.
+if [ "$flavour" = debug ]; then tp=240 ti=600; else tp=120 ti=300; fi
+plan=$out/rc-plan
+: >"$plan"
+id=0
+add() {	# ROUND PAIRING KIND TOOL SIZE ITERS LABEL [OPTIONS...]
+	local t=$tp
+	[ "$3" != it ] || t=$ti
+	echo "$id $1 $2 $3 $4 $5 $6 $t ${*:7}" >>"$plan"
+	id=$((id + 1))
+}
+# Verified data: ibv_rc_pingpong (16 B goes inline), the integrity tool.
+verified_checks() {	# ROUND PAIRING
+	add "$1" "$2" pp ibv_rc_pingpong 16 200 ibv_rc_pingpong/16/inline
+	add "$1" "$2" pp ibv_rc_pingpong 4096 100 ibv_rc_pingpong/4096
+	add "$1" "$2" pp ibv_rc_pingpong 65536 20 ibv_rc_pingpong/65536
+	add "$1" "$2" it sroce_integrity - - sroce_integrity/all
+}
+clean_checks() {	# ROUND PAIRING
+	local r=$1 p=$2 t s
+	verified_checks "$r" "$p"
+	add "$r" "$p" pp ibv_rc_pingpong 4096 50 ibv_rc_pingpong/4096/ipv6 @ipv6
+	for t in ib_send_bw ib_write_bw ib_read_bw; do
+		add "$r" "$p" pt $t 64 200 $t/64
+		add "$r" "$p" pt $t 4096 100 $t/4096
+		add "$r" "$p" pt $t 65536 20 $t/65536
+		add "$r" "$p" pt $t 262144 5 $t/262144
+	done
+	add "$r" "$p" pt ib_atomic_bw - 200 ib_atomic_bw/8
+	for t in ib_send_lat ib_write_lat ib_read_lat; do
+		for s in 64 4096; do add "$r" "$p" pt $t $s 100 $t/$s; done
+	done
+	add "$r" "$p" pt ib_atomic_lat - 100 ib_atomic_lat/8
+	add "$r" "$p" pt ib_write_bw 4096 50 ib_write_bw/4096/q4 -q 4
+	add "$r" "$p" pt ib_send_bw 4096 50 ib_send_bw/4096/ipv6 @ipv6
+	add "$r" "$p" pt ib_send_bw 64 200 ib_send_bw/64/srq --use-srq
+	add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
+}
+for r in "${rounds[@]}"; do
+	for p in "${two[@]}"; do
+		if [ "$r" = clean ]; then clean_checks "$r" "$p"; else verified_checks "$r" "$p"; fi
+	done
+done
+for p in "${loops[@]}"; do clean_checks clean "$p"; done
+cp "$plan" "$out/plan.txt"
+n=$id
+
+"$top/tools/deps.sh" libibverbs-dev build-essential tshark
+make -s -C "$top/tools/integrity" >&2 || { echo "rc-$flavour: 0 passed, 1 failed"; exit 1; }
+
+# The VM budget: generous per check (a check is bounded by its own
+# timeouts), plus boot.
+budget=$((300 + n * 25))
+[ "$flavour" = normal ] || budget=$((300 + n * 60))
+args=(-A "$here/rc-guest.sh" -o "$out" -k "$flavour" -t "$budget"
+	-f "$plan" -f "$out/rc-rounds" -f "$top/tools/integrity/sroce_integrity")
+if [ ${#two[@]} -gt 0 ]; then args+=(-B "$here/rc-guest.sh"); else args+=(-1); fi
+[ $need_sroce = 0 ] || args+=(-s "${ko_args[@]}")
+all=("${two[@]}" "${loops[@]}")
+echo "rc-test: $n checks, pairings ${all[*]}, rounds ${rounds[*]}, one ${two:+pair }boot" >&2
+t0=$SECONDS
+rc=0
+"$here/run-pair.sh" "${args[@]}" || rc=1
+echo "rc-test: VM run took $((SECONDS - t0)) s" >&2
+
+logs=("$out/a.log")
+[ ${#two[@]} -eq 0 ] || logs+=("$out/b.log")
+for l in "${logs[@]}"; do tr -d '\r' <"$l" >"$l.txt"; done
+pass=0 fail=0
+# One verdict per check: the client's line in a.log, the server's in
+# b.log (loopback: both in a.log).
+while read -r cid round pair kind tool size iters tmo label opts; do
+	srvlog=$out/b.log.txt
+	case $pair in loop-*) srvlog=$out/a.log.txt ;; esac
+	c=$(awk -v i="$cid" '$1 == "RC-RESULT" && $2 == i && $3 == "client" { print $4 " " $5 }' "$out/a.log.txt")
+	s=$(awk -v i="$cid" '$1 == "RC-RESULT" && $2 == i && $3 == "server" { print $4 " " $5 }' "$srvlog" 2>/dev/null)
+	name="$round $pair ${label//\// }"
+	if [ "${c%% *}" = 0 ] && [ "${s%% *}" = 0 ]; then
+		echo "rc-check: PASS $name (${c#* } s)"
+		pass=$((pass + 1))
+	else
+		echo "rc-check: FAIL $name (client ${c%% *}, server ${s%% *})" | sed 's/(client ,/(client no result,/; s/server )/server no result)/'
+		fail=$((fail + 1))
+	fi
+done <"$plan"
+
+# The capture: per two-VM check, the frames between its client's "start"
+# and "done" control messages (TCP 21000+ID), counted by analyze.py.
+if [ ${#two[@]} -gt 0 ] && [ -s "$out/link.pcap" ]; then
+	awk '$3 !~ /^loop-/ { print $1 "/" $2 "/" $3 "/" $9, $5, $6, ($7 == "-" ? 0 : $7), 21000 + $1 }' "$plan" \
+		>"$out/capture-workloads.txt"
+	python3 "$top/tools/ackrate/analyze.py" "$out/link.pcap" "$out/capture-workloads.txt" \
+		--json "$out/capture.json" >/dev/null 2>"$out/capture.err"
+	if [ -s "$out/capture.json" ]; then
+		# The invariants are read off the order of frames on the wire: a
+		# round whose netem delays, reorders or duplicates frames moves
+		# them (e.g. a NAK that VM B sent in time appears after the
+		# missing packet's late copy), so only clean and loss-only
+		# rounds are checked.
+		checked=$(awk '$2 == "-" || ($2 == "loss" && NF == 3) { printf "%s ", $1 }' "$out/rc-rounds")
+		python3 - "$out/capture.json" "$checked" <<'PY' >"$out/capture.txt"
+import json, sys
+# Workloads where VM B sends requests too: analyze.py takes them for
+# responses, so its invariants do not apply there.
+TWO_WAY = ("ibv_rc_pingpong", "ib_send_lat", "ib_write_lat")
+res = json.load(open(sys.argv[1]))
+checked_rounds = sys.argv[2].split()
+groups = {}
+for r in res:
+    cid, rnd, pair, label = r["workload"].split("/", 3)
+    naks = sum(r["naks_by_code"].values())
+    v = r["violations"]
+    two_way = label.split("/")[0] in TWO_WAY
+    note = ""
+    if v:
+        why = ("not checked (B sends too), " if two_way else
+               "not checked (netem reorders), " if rnd not in checked_rounds else "")
+        note = f"; {why}violations: {'; '.join(v[:3])}"
+    print(f"rc-capture: {rnd} {pair} {label.replace('/', ' ')}: {r['request_packets']} request packets, "
+          f"{r['duplicate_requests']} retransmitted PSNs, {naks} NAKs, {r['rnr_naks']} RNR NAKs, "
+          f"{r['acks']} ACKs, {r['atomic_acks']} ATOMIC ACKs{note}")
+    g = groups.setdefault((rnd, pair), {"req": 0, "dup": 0, "viol": 0, "first": None})
+    g["req"] += r["request_packets"]
+    g["dup"] += r["duplicate_requests"]
+    if two_way:
+        continue
+    g["viol"] += len(v)
+    if v and not g["first"]:
+        g["first"] = f"{label}: {v[0]}"
+for (rnd, pair), g in groups.items():
+    if rnd in checked_rounds:
+        ok = g["viol"] == 0 and g["req"] > 0
+        why = g["first"] or ("no request packets captured" if not g["req"] else "")
+        print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture go-back-N invariants "
+              f"({g['req']} request packets{'; ' + why if why else ''})")
+    else:
+        print(f"rc-capture: {rnd} {pair}: {g['viol']} go-back-N invariant violations on the one-way "
+              f"workloads (information only: this round's netem delays, reorders or duplicates "
+              f"frames before the capture)")
+    if rnd == "clean" and pair.startswith("sroce-"):
+        ok = g["dup"] == 0 and g["req"] > 0
+        print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture no retransmission "
+              f"({g['dup']} retransmitted PSNs of {g['req']} request packets)")
+    else:
+        why = "the requester is stock rxe" if rnd == "clean" else "a lossy link"
+        print(f"rc-capture: {rnd} {pair}: {g['dup']} retransmitted PSNs in all (information only: {why})")
+PY
+		grep -v '^RC-CAPTURE-CHECK' "$out/capture.txt"
+		while read -r _ v rest; do
+			echo "rc-check: $v $rest"
+			if [ "$v" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		done < <(grep '^RC-CAPTURE-CHECK' "$out/capture.txt")
+	else
+		echo "rc-check: FAIL capture analysis ($(tail -n1 "$out/capture.err"))"
+		fail=$((fail + 1))
+	fi
+fi
+grep -ah '^RC-NETEM .*FAIL\|^# ' "${logs[@]/%/.txt}" | head -n 60 >&2 || true
+pair_verdict "rc-$flavour" $rc $pass $fail

@@ -84,6 +84,13 @@ rep("static inline int del_timer_sync(struct timer_list *timer)\n{\n\treturn tim
 rep("static inline int del_timer(struct timer_list *timer)\n{\n\treturn timer_delete(timer);\n}",
     "extern int del_timer(struct timer_list *timer);")
 PY
+	# Such a kernel exports the old names, as its timer.h says: so does
+	# the overlay's Module.symvers, or modpost could not resolve them.
+	local symvers=$k/Module.symvers
+	cp --remove-destination "$(readlink -f "$symvers")" "$symvers" || return 1
+	sed -n 's/\ttimer_delete\(_sync\)\?\t/\tdel_timer\1\t/p' "$symvers" >"$symvers.old" &&
+		[ "$(wc -l <"$symvers.old")" = 2 ] && cat "$symvers.old" >>"$symvers" && rm "$symvers.old" ||
+		return 1
 	echo "$k"
 }
 

@@ -88,6 +88,7 @@ void sroce_comp_retire(struct sroce_qp *qp)
 		s->draining = false;
 		sroce_qp_sq_drained(qp);
 	}
+	sroce_sq_fold_stats(qp);	/* what the cores counted reaches rdma statistic */
 }
 
 /* The completer stage of a pass.  Returns true if it left work behind. */
@@ -119,7 +120,6 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	sroce_cursor_put(&s->scatter);	/* never held across passes */
 	s->scatter_valid = false;
 	sroce_comp_retire(qp);
-	sroce_sq_fold_stats(qp);
 	return more;
 }
 

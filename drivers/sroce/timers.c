@@ -7,8 +7,8 @@
  * completer stage then asks the core (sroce_sq_timer_events()).
  *
  * The retransmit period is 4.096 us * 2^timeout (sroce_timeout_ns());
- * the RNR wait is the NAK's timer code (IBA Table 45), at least the
- * period of one jiffy.
+ * the RNR wait is the NAK's timer code (IBA Table 45); both are rounded
+ * up to jiffies, never down.
  */
 #include <linux/jiffies.h>
 #include <linux/timer.h>
@@ -47,11 +47,13 @@ void sroce_sq_timers_stop(struct sroce_qp *qp)
 	clear_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
 }
 
+/*
+ * At least @ns: rounded up to whole ticks, plus one, since a timer due in
+ * n jiffies may fire just after the next tick starts.
+ */
 static unsigned long sroce_ns_to_jiffies(u64 ns)
 {
-	unsigned long j = nsecs_to_jiffies64(ns);
-
-	return j ? j : 1;
+	return (unsigned long)DIV_ROUND_UP_ULL(ns, TICK_NSEC) + 1;
 }
 
 /* Carry out a core's timer command. */

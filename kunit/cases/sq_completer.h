@@ -237,6 +237,28 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 		),
 	},
 	{
+		.name = "9.7.5.1.5-rnr-nak a sequence nak for the psn an rnr wait resends is stale",
+		.rules = "9.7.5.1.5-rnr-nak",
+		SQ_DEFAULT(0),
+		SQ_STEPS(
+		POST(SEND, 600),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT(SEND_FIRST, 0, 0, 0, 256),
+			  PKT(SEND_MIDDLE, 0, 1, 256, 256),
+			  PKT_AR(SEND_LAST, 0, 2, 512, 88, LAST))),
+		RNRP(4, 0, 0, SQ_ACT(ACCEPT), SQ_RULE(RNR_NAK), TMR(RNR)),
+		NAKP(0, 0, 0, SQ_DROPPED(STALE_NAK), SQ_RULE(SEQ_NAK)),
+		NAKP(0, 0, 0, SQ_DROPPED(STALE_NAK), SQ_RULE(SEQ_NAK)),
+		RNR_DONE(SQ_ACT(ACCEPT), SQ_RULE(RNR_NAK)),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT_RT(SEND_FIRST, 0, 0, 0, 256),
+			  PKT_RT(SEND_MIDDLE, 0, 1, 256, 256),
+			  PKT_RT_AR(SEND_LAST, 0, 2, 512, 88, LAST))),
+		ACKP(2, 1, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
+		PULL(CQES(CQE(0, SUCCESS, 600, 0)))
+		),
+	},
+	{
 		.name = "9.7.6.1-rnr-retry rnr_retry 7 retries without end",
 		.rules = "9.7.6.1-rnr-retry",
 		SQ_PARAMS(0, 256, 64, 0, 4, 14, 7, 7),

@@ -267,6 +267,11 @@ SqRet SendQueue::RxNak(const sroce_comp_pkt& r) {
   }
   if (code == SROCE_NAK_PSN_SEQ_ERR) {
     stats_.seq_naks++;
+    // A responder that refused a packet with an RNR NAK may NAK the rest of
+    // the message for that PSN (stock rxe does): the RNR wait already
+    // resends from there.
+    if (rnr_wait_ && whole && r.psn == rnr_psn_)
+      return Drop(SROCE_CDROP_STALE_NAK, SROCE_SQR_SEQ_NAK);
     if (!whole) {
       stats_.implied_naks++;
       return GoBack(implied, SROCE_SQR_IMPLIED_NAK, true);

@@ -52,6 +52,9 @@ stage integrity tools/testvm/integrity-test.sh debug
 stage integrity-paged tools/testvm/integrity-test.sh debug sroce paged
 stage errors tools/testvm/errors-test.sh debug
 stage pyverbs tools/testvm/pyverbs-test.sh debug
+# sroce as the requester: its timers, errors and hostile send rings,
+# against stock rxe and against sroce (tools/integrity, client on sroce).
+stage req-errors tools/testvm/req-errors-test.sh debug
 stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
 	-o build/perftest-debug
 stage compare-smoke tools/compare.sh -s

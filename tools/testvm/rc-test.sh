@@ -3,7 +3,8 @@
 # userspace: ibv_rc_pingpong, the perftest RC tools and the integrity tool
 # (tools/integrity), on a clean link and, with --lossy, on a lossy one.
 #
-#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy]
+#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy] [--quick]
+#                           [--dry-run]
 #   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
 #
 # LIST: comma-separated pairings (default rxe-rxe, the control):
@@ -22,7 +23,11 @@
 # --lossy adds two rounds on the two-VM pairings, netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running ibv_rc_pingpong (16 B, 4 KiB, 64 KiB) and
-# sroce_integrity.  Loopback traffic never reaches the NIC: loopback
+# sroce_integrity.  --quick, for the debug kernel (a check costs ~5x
+# there): 18 checks a pairing instead of 29, 3 a lossy round instead of 4;
+# no 4 KiB (but over IPv6 and -q 4) or 256 KiB sizes, no _lat at 4 KiB,
+# no PSN wrap, fewer iterations.  --dry-run prints the plan (one check a
+# line, tools/testvm/rc-guest.sh) and stops.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.
 #
 # A check passes when both its client and its server exit 0 within their
@@ -42,14 +47,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
-usage() { sed -n '2,39p' "$0" >&2; exit 2; }
-flavour=debug pairs=rxe-rxe lossy=0
+usage() { sed -n '2,44p' "$0" >&2; exit 2; }
+flavour=debug pairs=rxe-rxe lossy=0 quick=0 dry=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	normal | debug) flavour=$1 ;;
 	--pairs) [ $# -ge 2 ] || usage; pairs=$2; shift ;;
 	--pairs=*) pairs=${1#--pairs=} ;;
 	--lossy) lossy=1 ;;
+	--quick) quick=1 ;;
+	--dry-run) dry=1 ;;
 	*) usage ;;
 	esac
 	shift
@@ -88,32 +95,37 @@ add() {	# ROUND PAIRING KIND TOOL SIZE ITERS LABEL [OPTIONS...]
 	echo "$id $1 $2 $3 $4 $5 $6 $t ${*:7}" >>"$plan"
 	id=$((id + 1))
 }
+# nit FULL QUICK: the iteration count of the set asked for.
+nit() { if [ $quick = 1 ]; then echo "$2"; else echo "$1"; fi; }
+# full ...: a check of the full set only.
+full() { [ $quick = 1 ] || "$@"; }
 # Verified data: ibv_rc_pingpong (16 B goes inline), the integrity tool.
 verified_checks() {	# ROUND PAIRING
-	add "$1" "$2" pp ibv_rc_pingpong 16 200 ibv_rc_pingpong/16/inline
-	add "$1" "$2" pp ibv_rc_pingpong 4096 100 ibv_rc_pingpong/4096
-	add "$1" "$2" pp ibv_rc_pingpong 65536 20 ibv_rc_pingpong/65536
+	add "$1" "$2" pp ibv_rc_pingpong 16 "$(nit 200 100)" ibv_rc_pingpong/16/inline
+	full add "$1" "$2" pp ibv_rc_pingpong 4096 100 ibv_rc_pingpong/4096
+	add "$1" "$2" pp ibv_rc_pingpong 65536 "$(nit 20 5)" ibv_rc_pingpong/65536
 	add "$1" "$2" it sroce_integrity - - sroce_integrity/all
 }
 clean_checks() {	# ROUND PAIRING
-	local r=$1 p=$2 t s
+	local r=$1 p=$2 t
 	verified_checks "$r" "$p"
-	add "$r" "$p" pp ibv_rc_pingpong 4096 50 ibv_rc_pingpong/4096/ipv6 @ipv6
+	add "$r" "$p" pp ibv_rc_pingpong 4096 "$(nit 50 20)" ibv_rc_pingpong/4096/ipv6 @ipv6
 	for t in ib_send_bw ib_write_bw ib_read_bw; do
-		add "$r" "$p" pt $t 64 200 $t/64
-		add "$r" "$p" pt $t 4096 100 $t/4096
-		add "$r" "$p" pt $t 65536 20 $t/65536
-		add "$r" "$p" pt $t 262144 5 $t/262144
+		add "$r" "$p" pt $t 64 "$(nit 200 100)" $t/64
+		full add "$r" "$p" pt $t 4096 100 $t/4096
+		add "$r" "$p" pt $t 65536 "$(nit 20 5)" $t/65536
+		full add "$r" "$p" pt $t 262144 5 $t/262144
 	done
-	add "$r" "$p" pt ib_atomic_bw - 200 ib_atomic_bw/8
+	add "$r" "$p" pt ib_atomic_bw - "$(nit 200 100)" ib_atomic_bw/8
 	for t in ib_send_lat ib_write_lat ib_read_lat; do
-		for s in 64 4096; do add "$r" "$p" pt $t $s 100 $t/$s; done
+		add "$r" "$p" pt $t 64 "$(nit 100 50)" $t/64
+		full add "$r" "$p" pt $t 4096 100 $t/4096
 	done
-	add "$r" "$p" pt ib_atomic_lat - 100 ib_atomic_lat/8
-	add "$r" "$p" pt ib_write_bw 4096 50 ib_write_bw/4096/q4 -q 4
-	add "$r" "$p" pt ib_send_bw 4096 50 ib_send_bw/4096/ipv6 @ipv6
-	add "$r" "$p" pt ib_send_bw 64 200 ib_send_bw/64/srq --use-srq
-	add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
+	add "$r" "$p" pt ib_atomic_lat - "$(nit 100 50)" ib_atomic_lat/8
+	add "$r" "$p" pt ib_write_bw 4096 "$(nit 50 20)" ib_write_bw/4096/q4 -q 4
+	add "$r" "$p" pt ib_send_bw 4096 "$(nit 50 20)" ib_send_bw/4096/ipv6 @ipv6
+	add "$r" "$p" pt ib_send_bw 64 "$(nit 200 100)" ib_send_bw/64/srq --use-srq
+	full add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
 }
 for r in "${rounds[@]}"; do
 	for p in "${two[@]}"; do
@@ -123,6 +135,7 @@ done
 for p in "${loops[@]}"; do clean_checks clean "$p"; done
 cp "$plan" "$out/plan.txt"
 n=$id
+[ $dry = 0 ] || { cat "$plan"; exit 0; }
 
 "$top/tools/deps.sh" libibverbs-dev build-essential tshark
 make -s -C "$top/tools/integrity" >&2 || { echo "rc-$flavour: 0 passed, 1 failed"; exit 1; }

@@ -55,6 +55,10 @@ stage pyverbs tools/testvm/pyverbs-test.sh debug
 # sroce as the requester: its timers, errors and hostile send rings,
 # against stock rxe and against sroce (tools/integrity, client on sroce).
 stage req-errors tools/testvm/req-errors-test.sh debug
+# rdma-core's own suite on sroce, stock rxe on the same kernel the control,
+# compared test by test.  ATOMIC_WRITE errors on both (librxe 44 posts it,
+# neither 6.1's rxe nor sroce has it yet): a known gap, reported apart.
+stage rdma-core tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
 stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
 	-o build/perftest-debug
 stage compare-smoke tools/compare.sh -s

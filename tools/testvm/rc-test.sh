@@ -14,7 +14,8 @@
 #            in one VM
 # All pairings run in one boot: one VM pair (the VMs switch providers
 # between pairings, loopback pairings last, in VM A), or a single VM when
-# only loopback pairings are asked for.  Per pairing, on a clean link:
+# only loopback pairings are asked for.  Per pairing, on a clean link (29
+# checks):
 #   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
 #   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
 #   ib_{send,write,read}_lat at 64 B and 4 KiB; ib_atomic_lat;
@@ -23,31 +24,34 @@
 # --lossy adds two rounds on the two-VM pairings, netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running ibv_rc_pingpong (16 B, 4 KiB, 64 KiB) and
-# sroce_integrity.  --quick, for the debug kernel (a check costs ~5x
-# there): 18 checks a pairing instead of 29, 3 a lossy round instead of 4;
-# no 4 KiB (but over IPv6 and -q 4) or 256 KiB sizes, no _lat at 4 KiB,
-# no PSN wrap, fewer iterations.  --dry-run prints the plan (one check a
-# line, tools/testvm/rc-guest.sh) and stops.  Loopback traffic never reaches the NIC: loopback
-# pairings run on the clean link only.
+# sroce_integrity.  Loopback traffic never reaches the NIC: loopback
+# pairings run on the clean link only.  --quick, for the debug kernel (a
+# check costs ~4x there): 18 checks a pairing, 3 a lossy round; no 4 KiB
+# (but over IPv6 and -q 4) or 256 KiB sizes, no _lat at 4 KiB, no PSN
+# wrap, fewer iterations.  --dry-run prints the plan (one check a line,
+# as tools/testvm/rc-guest.sh reads it) and stops.
 #
 # A check passes when both its client and its server exit 0 within their
 # timeouts (and ibv_rc_pingpong's server reported no invalid data): one
 # "rc-check: PASS|FAIL ROUND PAIRING TOOL SIZE[ VARIANT]" line each.  The
-# link capture (link.pcap, tools/ackrate/analyze.py) adds, per two-VM
-# pairing and round, a check that the go-back-N invariants hold on the
-# one-way workloads (analyze.py follows VM A as the only requester, so
-# ibv_rc_pingpong, ib_send_lat and ib_write_lat, where VM B sends too, are
-# counted but not checked), and, on a clean link with sroce as the
-# requester, one that VM A retransmitted no PSN; each check's request
-# packets, retransmitted PSNs and NAKs are printed as "rc-capture:" lines.
-# Output: build/rc-FLAVOUR/ (a.log, b.log, link.pcap, plan.txt,
-# capture.json).  The last line is "rc-FLAVOUR: P passed, F failed".
+# link capture (link.pcap, tools/ackrate/analyze.py) adds checks per
+# two-VM pairing and round:
+#   - the go-back-N invariants hold, on clean and loss-only rounds and on
+#     the one-way workloads (analyze.py follows VM A as the only
+#     requester: ibv_rc_pingpong, ib_send_lat and ib_write_lat, where VM B
+#     sends too, are counted but not checked);
+#   - clean: ib_atomic_bw and ib_atomic_lat got one ATOMIC ACK per ATOMIC;
+#   - clean, with sroce as the requester: VM A retransmitted no PSN.
+# Each check's request packets, retransmitted PSNs and NAKs are printed as
+# "rc-capture:" lines.  Output: build/rc-FLAVOUR/ (a.log, b.log,
+# link.pcap, plan.txt, capture.json).  The last line is
+# "rc-FLAVOUR: P passed, F failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
-usage() { sed -n '2,44p' "$0" >&2; exit 2; }
+usage() { sed -n '2,48p' "$0" >&2; exit 2; }
 flavour=debug pairs=rxe-rxe lossy=0 quick=0 dry=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -211,9 +215,13 @@ for r in res:
     print(f"rc-capture: {rnd} {pair} {label.replace('/', ' ')}: {r['request_packets']} request packets, "
           f"{r['duplicate_requests']} retransmitted PSNs, {naks} NAKs, {r['rnr_naks']} RNR NAKs, "
           f"{r['acks']} ACKs, {r['atomic_acks']} ATOMIC ACKs{note}")
-    g = groups.setdefault((rnd, pair), {"req": 0, "dup": 0, "viol": 0, "first": None})
+    g = groups.setdefault((rnd, pair), {"req": 0, "dup": 0, "viol": 0, "first": None,
+                                        "atomics": 0, "atomic_acks": 0})
     g["req"] += r["request_packets"]
     g["dup"] += r["duplicate_requests"]
+    if label.split("/")[0] in ("ib_atomic_bw", "ib_atomic_lat"):
+        g["atomics"] += r["request_packets"]
+        g["atomic_acks"] += r["atomic_acks"]
     if two_way:
         continue
     g["viol"] += len(v)
@@ -229,6 +237,10 @@ for (rnd, pair), g in groups.items():
         print(f"rc-capture: {rnd} {pair}: {g['viol']} go-back-N invariant violations on the one-way "
               f"workloads (information only: this round's netem delays, reorders or duplicates "
               f"frames before the capture)")
+    if rnd == "clean" and g["atomics"]:
+        ok = g["atomics"] == g["atomic_acks"]
+        print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture one ATOMIC ACK per ATOMIC "
+              f"({g['atomic_acks']} ATOMIC ACKs for {g['atomics']} ATOMIC requests of ib_atomic_bw/_lat)")
     if rnd == "clean" and pair.startswith("sroce-"):
         ok = g["dup"] == 0 and g["req"] > 0
         print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture no retransmission "

@@ -4,7 +4,7 @@
 # (tools/integrity), on a clean link and, with --lossy, on a lossy one.
 #
 #   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy] [--quick]
-#                           [--dry-run]
+#                           [--dry-run] [--retransmits=report]
 #   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
 #
 # LIST: comma-separated pairings (default rxe-rxe, the control):
@@ -42,6 +42,9 @@
 #     sends too, are counted but not checked);
 #   - clean: ib_atomic_bw and ib_atomic_lat got one ATOMIC ACK per ATOMIC;
 #   - clean, with sroce as the requester: VM A retransmitted no PSN.
+# --retransmits=report turns that last check into a report: a timer
+# expiry is a matter of timing (a TCG guest can be slower than the 67 ms
+# local ACK timeout the tools set), and timing is not a test verdict.
 # Each check's request packets, retransmitted PSNs and NAKs are printed as
 # "rc-capture:" lines.  Output: build/rc-FLAVOUR/ (a.log, b.log,
 # link.pcap, plan.txt, capture.json).  The last line is
@@ -52,7 +55,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
 usage() { sed -n '2,48p' "$0" >&2; exit 2; }
-flavour=debug pairs=rxe-rxe lossy=0 quick=0 dry=0
+flavour=debug pairs=rxe-rxe lossy=0 quick=0 dry=0 rexmit_report=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	normal | debug) flavour=$1 ;;
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--lossy) lossy=1 ;;
 	--quick) quick=1 ;;
 	--dry-run) dry=1 ;;
+	--retransmits=report) rexmit_report=1 ;;
 	*) usage ;;
 	esac
 	shift
@@ -194,7 +198,7 @@ if [ ${#two[@]} -gt 0 ] && [ -s "$out/link.pcap" ]; then
 		# missing packet's late copy), so only clean and loss-only
 		# rounds are checked.
 		checked=$(awk '$2 == "-" || ($2 == "loss" && NF == 3) { printf "%s ", $1 }' "$out/rc-rounds")
-		python3 - "$out/capture.json" "$checked" <<'PY' >"$out/capture.txt"
+		python3 - "$out/capture.json" "$checked" "$rexmit_report" <<'PY' >"$out/capture.txt"
 import json, sys
 # Workloads where VM B sends requests too: analyze.py takes them for
 # responses, so its invariants do not apply there.
@@ -241,7 +245,10 @@ for (rnd, pair), g in groups.items():
         ok = g["atomics"] == g["atomic_acks"]
         print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture one ATOMIC ACK per ATOMIC "
               f"({g['atomic_acks']} ATOMIC ACKs for {g['atomics']} ATOMIC requests of ib_atomic_bw/_lat)")
-    if rnd == "clean" and pair.startswith("sroce-"):
+    if rnd == "clean" and pair.startswith("sroce-") and sys.argv[3] == "1":
+        print(f"rc-capture: {rnd} {pair}: {g['dup']} retransmitted PSNs of {g['req']} request "
+              f"packets (reported, not checked: --retransmits=report)")
+    elif rnd == "clean" and pair.startswith("sroce-"):
         ok = g["dup"] == 0 and g["req"] > 0
         print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture no retransmission "
               f"({g['dup']} retransmitted PSNs of {g['req']} request packets)")

@@ -5,18 +5,14 @@
 // sections (enum sroce_sq_rule).
 #include "send_queue.h"
 
+#include "pmtu.h"
+
 #include "enforce.h"
 
 namespace sroce {
 namespace {
 
 constexpr uint32_t kMaxWindow = SROCE_PSN_HALF - 1;
-
-uint32_t ValidPmtu(uint32_t pmtu) {
-  uint32_t m = 4096;
-  while (m > 256 && m > pmtu) m >>= 1;
-  return m;
-}
 
 // Opcodes of a message by position (9.7.2; Table 35).
 struct Opcodes {

@@ -42,14 +42,6 @@ uint8_t NakCodeFor(uint8_t status) {
 
 }  // namespace
 
-uint32_t Responder::ValidPmtu(uint32_t pmtu) {
-  // IBA path MTUs: 256, 512, 1024, 2048, 4096.  Anything else is rounded
-  // down to the largest that fits (and up to 256).
-  uint32_t m = 4096;
-  while (m > 256 && m > pmtu) m >>= 1;
-  return m;
-}
-
 void Responder::Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nres) {
   params_ = p;
   params_.epsn &= SROCE_PSN_MASK;

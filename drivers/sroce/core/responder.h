@@ -18,6 +18,7 @@
 #include "../../../include/sroce/core_abi.h"
 #include "ack_policy.h"
 #include "opcode_table.h"
+#include "pmtu.h"
 #include "response_queue.h"
 
 namespace sroce {
@@ -53,7 +54,6 @@ class Responder {
   const sroce_resp_stats& Stats() const { return stats_; }
 
  private:
-  static uint32_t ValidPmtu(uint32_t pmtu);
   Ret Drop(uint8_t reason, uint8_t rule);
   Ret RxChecked(const sroce_req& req, const OpInfo& op);
   Ret NewRequest(const sroce_req& req, const OpInfo& op);

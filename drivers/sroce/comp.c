@@ -109,14 +109,20 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	more = !skb_queue_empty(&s->rxq);
 	spin_unlock_bh(&s->rxq.lock);
 
-	if (s->active)
-		sroce_sq_timer_events(qp);
 	while ((skb = __skb_dequeue(&batch))) {
 		if (s->active)
 			sroce_comp_one(qp, skb);
 		sroce_qp_put(sroce_pkt(skb)->qp);
 		consume_skb(skb);
 	}
+	/*
+	 * The timers after the responses that arrived before this pass: an
+	 * ACK queued behind an expiry restarts the timer (the expiry is then
+	 * stale and ignored) instead of losing the race to a retransmission
+	 * of what it acknowledges.
+	 */
+	if (s->active)
+		sroce_sq_timer_events(qp);
 	sroce_cursor_put(&s->scatter);	/* never held across passes */
 	s->scatter_valid = false;
 	sroce_comp_retire(qp);

@@ -79,6 +79,9 @@ struct sroce_case {
 	uint8_t check_stats;	/* compare the two counters below at the end */
 	uint64_t coalesced;	/* expected acks_coalesced */
 	uint64_t seq_episodes;	/* expected sequence-NAK episodes */
+	uint8_t check_sent;	/* compare the sent counters below at the end */
+	uint64_t sent_read;	/* READ response packets counted as sent */
+	uint64_t sent_nak;	/* NAKs counted as sent */
 };
 
 #define SROCE_CASE_MAX_RES 16
@@ -203,6 +206,8 @@ SROCE_EXTERN_C_END
 #define KEEP .keep = 1
 #define STATS(coalesced_, episodes_) \
 	.check_stats = 1, .coalesced = (coalesced_), .seq_episodes = (episodes_)
+/* The responses counted as sent (every one pulled, less a failed READ's). */
+#define SENT(read_, nak_) .check_sent = 1, .sent_read = (read_), .sent_nak = (nak_)
 
 /*
  * Case parameters: expected PSN, path MTU, ACK cap, RNR timer (+ srq ...).

@@ -135,7 +135,7 @@ static const struct sroce_case sroce_cases_duplicates[] = {
 		RX(SROCE_OP_SEND_ONLY, 23, LEN(4), ACKREQ, ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_OK, ACT(RESPOND), RESP(R_ACK(23, 2, SYN_ACK(0), C9_95)))
 		),
-		STATS(0, 0),
+		STATS(0, 0), SENT(3, 0),
 	},
 	{
 		.name = "o9-66 duplicate atomic returns the saved value without executing",

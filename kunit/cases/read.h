@@ -86,7 +86,7 @@ static const struct sroce_case sroce_cases_read[] = {
 			       R_QPERR(41, C9_100))),
 		RX(SROCE_OP_SEND_ONLY, 43, LEN(4), DROPPED(QP_ERROR))
 		),
-		STATS(0, 0),
+		STATS(0, 0), SENT(1, 1),
 	},
 	{
 		.name = "C9-100 read failure discards the acks queued behind it",
@@ -102,7 +102,7 @@ static const struct sroce_case sroce_cases_read[] = {
 		READ_FAIL(SROCE_EXEC_REM_OP, ACT(RESPOND),
 			  RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 41, 2, C9_100), R_QPERR(41, C9_100)))
 		),
-		STATS(0, 0),
+		STATS(0, 0), SENT(1, 1),
 	},
 	{
 		.name = "C9-100 read failure with nothing pulled is not expected",

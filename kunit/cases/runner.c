@@ -112,6 +112,14 @@ void sroce_case_run(const struct sroce_case *c, struct sroce_case_ws *ws,
 		CHECK("acks_coalesced", c->coalesced, st->acks_coalesced);
 		CHECK("seq_episodes", c->seq_episodes, st->seq_episodes);
 	}
+	if (c->check_sent) {
+		const struct sroce_resp_stats *st = sroce_resp_get_stats(&ws->qp);
+
+		CHECK("sent read responses", c->sent_read,
+		      st->sent[SROCE_RESP_READ_FIRST] + st->sent[SROCE_RESP_READ_MIDDLE] +
+		      st->sent[SROCE_RESP_READ_LAST] + st->sent[SROCE_RESP_READ_ONLY]);
+		CHECK("sent naks", c->sent_nak, st->sent[SROCE_RESP_NAK]);
+	}
 }
 
 /* One SEND with AckReq while @posted receive WQEs remain: check the code. */

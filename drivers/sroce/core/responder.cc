@@ -552,6 +552,7 @@ bool Responder::Pull(sroce_resp_desc* d) {
       read_pulled_dup_ = q.dup;
       read_pulled_popped_ = last;
       read_pulled_psn_ = q.psn;
+      read_pulled_kind_ = d->kind;
       q.started = true;
       q.psn = sroce_psn_add(q.psn, 1);
       q.va += len;
@@ -572,6 +573,8 @@ bool Responder::Pull(sroce_resp_desc* d) {
 Ret Responder::ReadFailed(uint8_t status) {
   if (!read_pulled_) return Drop(SROCE_DROP_NOT_EXPECTED, SROCE_RULE_NONE);
   read_pulled_ = false;
+  // A response is counted when it is sent: this one never was.
+  stats_.sent[read_pulled_kind_]--;
   if (!read_pulled_popped_) {
     ReleaseResource(queue_.Front().res);
     queue_.Pop();

@@ -103,6 +103,7 @@ class Responder {
   bool read_pulled_;
   bool read_pulled_dup_;
   bool read_pulled_popped_;
+  uint8_t read_pulled_kind_;  // its sroce_resp_kind: not sent after all
   uint32_t read_pulled_psn_;
   sroce_req exec_req_;     // the request being executed
   const OpInfo* exec_op_;  // its kOpTable row while sroce_resp_executed() is owed, else null

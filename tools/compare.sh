@@ -1,57 +1,99 @@
 #!/usr/bin/env bash
-# make compare: the ACK-rate comparison of responders, side by side.
+# make compare: sroce against stock rxe, as requester and as responder.
 #
 #   tools/compare.sh [-s] [-n ROUNDS] [-f WORKLOADS]
 #                    [-k normal|debug|deb6.1|deb6.12] [-M SROCE.ko]
-#                    [-r "RESPONDERS"] [-o OUTDIR] [workload-name...]
+#                    [-r "PAIRINGS"] [-o OUTDIR] [workload-name...]
 #
-#   -s  the two-workload smoke set (tools/ackrate/smoke.txt), one round
+#   -s  the two-workload smoke set (tools/ackrate/smoke.txt), one round,
+#       pairings rxe-sroce sroce-rxe sroce-sroce unless -r says otherwise
 #   -n  rounds (default 3; 1 with -s); -f another workload file;
 #   -k  the kernel (default normal): a test kernel or a Debian stock kernel
-#       (tools/testvm/run-pair.sh -k; stock: VM A and rxe responders run
-#       that kernel's own rdma_rxe); -M a prebuilt sroce.ko for that
-#       kernel instead of building one (passed on as $SROCE_KO);
-#       -r the responders to run
-#       (default "rxe sroce"; sroce:PARAM=VALUE,... is sroce loaded with
-#       those module parameters, e.g. -r "rxe sroce sroce:ack_span_max=0";
-#       NAME#LABEL is NAME run again under another name: -r "rxe rxe#2
-#       sroce" adds an A/A control, stock rxe against itself);
-#       -o the output dir (default build/compare)
+#       (tools/testvm/run-pair.sh -k; stock: the rxe sides run that
+#       kernel's own rdma_rxe); -M a prebuilt sroce.ko for that kernel
+#       instead of building one (passed on as $SROCE_KO);
+#   -r  the pairings to run, each X-Y[:PARAM=VALUE,...][#LABEL]: VM A
+#       (10.0.0.1, the perftest client, the requester) runs provider X,
+#       VM B (10.0.0.2, the server, the responder) provider Y, rxe or
+#       sroce.  Default "rxe-rxe rxe-rxe#2 rxe-sroce sroce-sroce
+#       sroce-rxe": the four pairings and an A/A control (#LABEL runs a
+#       pairing again under another name: stock rxe against itself twice
+#       shows what the run-to-run noise alone does).  :PARAM=VALUE,...
+#       loads sroce with those module parameters, on VM B only (Y must be
+#       sroce; the guest checks sroce ran with them), e.g.
+#       rxe-sroce:ack_coalesce_max=1.  A bare Y is the old form, an rxe
+#       requester: "sroce" == rxe-sroce, "rxe sroce" == rxe-rxe rxe-sroce,
+#       rxe#2 == rxe-rxe#2.
+#   -o  the output dir (default build/compare)
 #
-# Each round boots a pair of test VMs per responder (A: stock rdma_rxe
-# requester, B: the responder; the order alternates between rounds), runs
-# the perftest workloads of tools/ackrate/workloads.txt (or the named
-# subset), captures the link and counts it with tshark
-# (tools/ackrate/analyze.py).  Writes OUTDIR/{table.md,results.json,
-# targets.txt,acks.png,bandwidth.png,cpu.png}: counts pooled over the rounds,
-# bandwidth as the median of the rounds.
+# Each round boots one VM pair per pairing (the order alternates between
+# rounds), runs the perftest workloads of tools/ackrate/workloads.txt (or
+# the named subset), captures the link and counts it with tshark
+# (tools/ackrate/analyze.py: VM A's requests, VM B's responses).  Writes
+# OUTDIR/{table.md,results.json,targets.txt,acks.png,bandwidth.png,
+# latency.png,cpu.png} (tools/ackrate/report.py): counts pooled over the
+# rounds, bandwidth and latency as the median of the rounds.
 #
-# Fails on a broken capture invariant, sroce counters that disagree with
-# the capture, any retransmission, or sroce sending more ACKs than rxe, in
-# any round.
+# Fails, in any round, on a broken capture invariant, sroce counters
+# (requester or responder) that disagree with the capture, a
+# retransmission by an sroce requester (other than answering an RNR NAK),
+# or an sroce responder sending more ACKs per request than stock rxe does
+# to the same requester.  Bandwidth, latency and CPU are targets, reported
+# in targets.txt, never failures.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/deps.sh" tshark python3-matplotlib
 set_file=$top/tools/ackrate/workloads.txt
 flavour=normal
 out=$top/build/compare
-responders=(rxe sroce)
+pairings=(rxe-rxe rxe-rxe#2 rxe-sroce sroce-sroce sroce-rxe)
+smoke=0 given=0
 rounds=
 while getopts "sn:f:k:M:r:o:" o; do
 	case $o in
 	M) SROCE_KO=$(realpath "$OPTARG"); export SROCE_KO ;;
-	s) set_file=$top/tools/ackrate/smoke.txt; rounds=${rounds:-1} ;;
+	s) set_file=$top/tools/ackrate/smoke.txt; rounds=${rounds:-1}; smoke=1 ;;
 	n) rounds=$OPTARG ;;
 	f) set_file=$OPTARG ;;
 	k) flavour=$OPTARG ;;
-	r) read -r -a responders <<<"$OPTARG" ;;
+	r) read -r -a pairings <<<"$OPTARG"; given=1 ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,41p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+[ $smoke = 0 ] || [ $given = 1 ] || pairings=(rxe-sroce sroce-rxe sroce-sroce)
 rounds=${rounds:-3}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "compare: -n wants a positive count" >&2; exit 2; }
+# The canonical name of a pairing: X-Y[:PARAM=VALUE,...][#LABEL].
+canon() {
+	local name=$1 label='' params='' provs
+	case $name in
+	*"#"*) label="#${name#*"#"}"; name=${name%%"#"*} ;;
+	esac
+	case $name in
+	*:*) params=":${name#*:}"; name=${name%%:*} ;;
+	esac
+	provs=$name
+	case $provs in
+	*-*) ;;
+	*) provs=rxe-$provs ;;
+	esac
+	case $provs in
+	rxe-rxe | rxe-sroce | sroce-rxe | sroce-sroce) ;;
+	*) echo "compare: a pairing is X-Y with X, Y rxe or sroce, got '$1'" >&2; return 2 ;;
+	esac
+	if [ -n "$params" ] && [ "${provs#*-}" != sroce ]; then
+		echo "compare: module parameters apply to VM B only, which runs rxe in '$1'" >&2
+		return 2
+	fi
+	echo "$provs$params$label"
+}
+names=()
+for p in "${pairings[@]}"; do n=$(canon "$p") || exit 2; names+=("$n"); done
+pairings=("${names[@]}")
+[ "$(printf '%s\n' "${pairings[@]}" | sort | uniq -d)" = "" ] ||
+	{ echo "compare: a pairing is named twice; give the second a #LABEL" >&2; exit 2; }
 rm -rf "$out"
 mkdir -p "$out"
 if [ $# -gt 0 ]; then
@@ -62,24 +104,42 @@ else
 fi
 [ -s "$out/workloads.txt" ] || { echo "compare: no such workload" >&2; exit 2; }
 
+# The capture as one direction: VM A's requests and VM B's responses (and
+# the perftest TCP exchange, which splits it into workloads).  The same
+# capture for the bandwidth tools; for ib_send_lat and ib_write_lat it
+# leaves out B's requests and A's responses, which analyze.py would take
+# for responses to A.
+fwd='tcp || ((ip.src==10.0.0.1 || ipv6.src==fd00::1) && (infiniband.bth.opcode <= 12 ||'
+fwd+=' infiniband.bth.opcode == 19 || infiniband.bth.opcode == 20 || infiniband.bth.opcode == 22 ||'
+fwd+=' infiniband.bth.opcode == 23)) || ((ip.src==10.0.0.2 || ipv6.src==fd00::2) &&'
+fwd+=' infiniband.bth.opcode >= 13 && infiniband.bth.opcode <= 18)'
+
 rc=0
+start=$SECONDS
 for k in $(seq 1 "$rounds"); do
-	order=("${responders[@]}")
+	order=("${pairings[@]}")
 	if [ $((k % 2)) = 0 ]; then	# alternate, so drift hits both alike
 		order=()
-		for ((i = ${#responders[@]} - 1; i >= 0; i--)); do order+=("${responders[i]}"); done
+		for ((i = ${#pairings[@]} - 1; i >= 0; i--)); do order+=("${pairings[i]}"); done
 	fi
 	for r in "${order[@]}"; do
 		d=$out/round$k/$r
-		echo "compare: round $k/$rounds, responder $r" >&2
+		echo "compare: round $k/$rounds, $r (requester-responder), $((SECONDS - start)) s" >&2
 		if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$d" \
 			-k "$flavour"; then
 			echo "run failed" >"$d/failed"
 			rc=1
 		fi
-		python3 "$top/tools/ackrate/analyze.py" "$d/link.pcap" "$out/workloads.txt" \
-			--json "$d/counts.json" || rc=1
+		if [ -f "$d/link.pcap" ] && tshark -r "$d/link.pcap" -Y "$fwd" -w "$d/fwd.pcap" 2>/dev/null; then
+			python3 "$top/tools/ackrate/analyze.py" "$d/fwd.pcap" "$out/workloads.txt" \
+				--json "$d/counts.json" || rc=1
+			rm -f "$d/fwd.pcap"
+		else
+			echo "compare: no capture for $r in round $k" >&2
+			rc=1
+		fi
 	done
 done
-/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "$rounds" "${responders[@]}" || rc=1
+echo "compare: $rounds round(s) of ${#pairings[@]} pairing(s) in $((SECONDS - start)) s" >&2
+/usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "$rounds" "${pairings[@]}" || rc=1
 exit $rc

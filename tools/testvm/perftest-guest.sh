@@ -1,21 +1,35 @@
 #!/bin/sh
 # Guest side of a two-VM perftest run.  /sroce/role holds A (the client,
-# 10.0.0.1, always stock rdma_rxe) or B (the server, 10.0.0.2, the
-# responder named in /sroce/responder); /sroce/workloads has one workload
-# per line:
+# 10.0.0.1, the requester) or B (the server, 10.0.0.2, the responder);
+# each runs the provider guest-lib.sh names (run-pair.sh -a/-b: rxe or
+# sroce).  /sroce/workloads has one workload per line:
 #	name tool size iterations tcp-port [extra perftest options...]
 # A size of "-" means the tool's default (ib_atomic_bw); "@ipv6" among the
 # options runs the RDMA traffic over the IPv6 RoCEv2 GIDs.  Each workload's
 # client result is printed as
-#	SROCE-WL <name> <bytes> <iterations> <BW average MB/s> <MsgRate Mpps>
-# and each side's rdma counters after it between SROCE-STATS markers;
-# sroce's module parameters as SROCE-PARAM <name>=<value> lines.
+#	SROCE-WL <name> <perftest's result line>
+# (bandwidth tools: bytes iterations peak average-MB/s msgrate-Mpps;
+# latency tools: bytes iterations t_min t_max t_typical t_avg t_stdev
+# 99% 99.9%, in usec) and each side's rdma counters and /proc/stat after
+# it between SROCE-STATS markers; sroce's module parameters as
+# SROCE-PARAM <name>=<value> lines.
+#
+# The QP's local ACK timeout: sroce keeps perftest's default (-u 14,
+# 67.1 ms; make compare's target is no retransmission without a longer
+# one).  Stock rxe gets -u 20 (4.3 s), as before: it never cancels its
+# retransmit timer, so at 67 ms under TCG it retransmits spuriously, and
+# on the debug kernel could exhaust its retry count.  The option is per
+# side, each QP's timeout is its own (both sides send requests in the
+# latency tools).
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11
 for p in /sys/module/sroce/parameters/*; do
 	[ -r "$p" ] && echo "SROCE-PARAM ${p##*/}=$(cat "$p")"
 done
+tmo=
+[ "$PROVIDER" = rxe ] && tmo="-u 20"
+echo "guest: $PROVIDER, perftest QP timeout ${tmo:-default}"
 dump_stats start
 
 rc=0
@@ -27,7 +41,7 @@ while read -r name tool size iters port extra; do
 	case " $extra " in
 	*" @ipv6 "*) gid=$GIDX6; extra=$(echo "$extra" | sed 's/@ipv6//') ;;
 	esac
-	args="-d $DEV -x $gid -u 20 -F -n $iters $sz -p $port $extra"
+	args="-d $DEV -x $gid $tmo -F -n $iters $sz -p $port $extra"
 	if [ "$ROLE" = B ]; then
 		timeout 300 $tool $args >/tmp/out.$name 2>&1 || { echo "guest: server $name failed"; cat /tmp/out.$name; rc=1; }
 	else

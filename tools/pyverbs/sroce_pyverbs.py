@@ -198,7 +198,7 @@ class Side:
 def client(args):
     side = Side(args, server=False)
     sock = None
-    end = time.monotonic() + 120
+    end = time.monotonic() + 300  # the server checks its device first
     while sock is None:
         try:
             sock = socket.create_connection((args.server, args.port), timeout=5)

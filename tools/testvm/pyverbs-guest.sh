@@ -1,17 +1,36 @@
 #!/bin/sh
-# Guest side of the pyverbs test (tools/testvm/pyverbs-test.sh): VM B runs
-# the server of tools/pyverbs/sroce_pyverbs.py on the responder named in
-# /sroce/responder (sroce), VM A the client on stock rxe.
+# Guest side of the pyverbs test (tools/testvm/pyverbs-test.sh).
+# /sroce/pyverbs-rounds has one round a line, "CLIENT-SERVER": VM A runs
+# the client of tools/pyverbs/sroce_pyverbs.py on provider CLIENT (the
+# requester), VM B the server, which makes the checks, on provider SERVER.
+# Both VMs take the rounds in order, each on its own TCP port (18900 + the
+# round's number), loading the round's provider after unloading the last
+# one (stock rdma_rxe and sroce exclude each other); the client waits for
+# its server's port.  Each round prints "PYVERBS-ROUND N CLIENT-SERVER"
+# first and ends with the script's "PYVERBS RESULT PASS|FAIL" line.
 . /sroce/guest-lib.sh
 export PYTHONDONTWRITEBYTECODE=1
 net_up || exit 10
-load_provider "$PROVIDER" || exit 11
-dump_stats start
-if [ "$ROLE" = B ]; then
-	python3 /sroce/sroce_pyverbs.py -d "$DEV" -g "$GIDX" -p 18900
-else
-	python3 /sroce/sroce_pyverbs.py -d "$DEV" -g "$GIDX" -p 18900 "$PEER_IP"
-fi
-rc=$?
-dump_stats end
-exit $rc
+fail=0
+n=0
+while read -r round; do
+	case $round in '' | '#'*) continue ;; esac
+	client=${round%-*} server=${round#*-}
+	[ "$ROLE" = B ] && prov=$server || prov=$client
+	echo "PYVERBS-ROUND $n $round"
+	unload_provider || { echo "PYVERBS RESULT FAIL (cannot unload $DEV)"; exit 11; }
+	if ! load_provider "$prov"; then
+		echo "PYVERBS RESULT FAIL (cannot load $prov)"
+		fail=1 n=$((n + 1))
+		continue
+	fi
+	dump_stats "start-$n"
+	if [ "$ROLE" = B ]; then
+		python3 /sroce/sroce_pyverbs.py -d "$DEV" -g "$GIDX" -p $((18900 + n))
+	else
+		python3 /sroce/sroce_pyverbs.py -d "$DEV" -g "$GIDX" -p $((18900 + n)) "$PEER_IP"
+	fi || fail=1
+	dump_stats "end-$n"
+	n=$((n + 1))
+done < /sroce/pyverbs-rounds
+exit $fail

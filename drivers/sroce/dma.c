@@ -7,9 +7,10 @@
  *
  * Positions may only move forward, except that a copy at a position
  * behind the cursor (a retransmission) walks the list again from its
- * start.  Every SGE is checked against its MR (PD, access, range) when
- * the cursor first enters it; the MR is then held until the cursor
- * leaves the SGE or sroce_cursor_put() is called.
+ * start.  Every SGE is checked against its MR (key, PD, access) when
+ * the cursor first enters it, and each piece against the MR's range as it
+ * is copied; the MR is held until the cursor leaves the SGE or
+ * sroce_cursor_put() is called.
  */
 #include <linux/skbuff.h>
 
@@ -77,8 +78,14 @@ static int sroce_cursor_enter(struct sroce_cursor *c)
 		return -EMSGSIZE;
 	if (c->mr)
 		return 0;
+	/*
+	 * The key, PD, access and where the cursor enters; the range of each
+	 * piece is checked as it is copied (sroce_mr_copy(), sroce_mr_store()),
+	 * so only the bytes a message uses must lie in the MR, as rxe has it.
+	 * The requester's SGEs were checked whole when posted (wqe.c).
+	 */
 	sge = &c->sge[c->idx];
-	c->mr = sroce_mr_get(c->sdev, c->pd, sge->lkey, c->access, sge->addr, sge->length);
+	c->mr = sroce_mr_get(c->sdev, c->pd, sge->lkey, c->access, sge->addr + c->off, 0);
 	return c->mr ? 0 : -EACCES;
 }
 

@@ -122,6 +122,7 @@ out:
 
 static void sroce_release_wqe(struct sroce_qp *qp)
 {
+	sroce_cursor_put(&qp->resp.place);
 	if (!qp->srq)
 		sroce_queue_pop(&qp->rq);
 	qp->resp.have_wqe = false;
@@ -165,43 +166,32 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 		return SROCE_EXEC_REM_OP;
 	}
 	qp->resp.have_wqe = true;
+	sroce_cursor_init(&qp->resp.place, qp->sdev, qp->pd, qp->resp.wqe.sge,
+			  qp->resp.wqe.num_sge, IB_ACCESS_LOCAL_WRITE);
 	return SROCE_EXEC_OK;
 }
 
-/* Copy @len bytes of @skb from @data_off into the receive WQE at the current offset. */
+/*
+ * Copy @len bytes of @skb from @data_off into the receive WQE at the
+ * current offset, through the WQE's copy cursor: an SGE's MR is looked
+ * up once per pass, not per packet.
+ */
 static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
 			    unsigned int data_off, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
-	u32 off = resp->recv_offset, i;
+	int err;
 
-	if (len > resp->wqe.length - off)
+	if (len > resp->wqe.length - resp->recv_offset)
 		return SROCE_EXEC_INVALID;	/* receive buffer too small */
-	for (i = 0; i < resp->wqe.num_sge && len; i++) {
-		const struct rxe_sge *sge = &resp->wqe.sge[i];
-		struct sroce_mr *mr;
-		u32 n;
-
-		if (off >= sge->length) {
-			off -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - off);
-		mr = sroce_mr_get(qp->sdev, qp->pd, sge->lkey, IB_ACCESS_LOCAL_WRITE,
-				  sge->addr + off, n);
-		if (!mr)
-			return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
-		if (sroce_mr_copy(mr, sge->addr + off, skb, data_off, n, SROCE_COPY_TO_MR)) {
-			sroce_mr_put(mr);
-			return SROCE_EXEC_REM_OP;
-		}
-		sroce_mr_put(mr);
-		data_off += n;
-		len -= n;
-		resp->recv_offset += n;
-		off = 0;
-	}
-	return len ? SROCE_EXEC_INVALID : SROCE_EXEC_OK;
+	err = sroce_cursor_copy(&resp->place, resp->recv_offset, skb, data_off, len,
+				SROCE_COPY_TO_MR);
+	if (err == -EMSGSIZE)
+		return SROCE_EXEC_INVALID;
+	if (err)
+		return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
+	resp->recv_offset += len;
+	return SROCE_EXEC_OK;
 }
 
 /* @xf: the core's enum sroce_exec_flags for the request. */
@@ -502,6 +492,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	sroce_resp_batch_end(&resp->core);
 	sroce_resp_drain(qp);
 	sroce_resp_account(qp);
+	sroce_cursor_put(&resp->place);	/* never held across passes */
 	/* The QP references go last: destroy waits for them. */
 	while ((skb = __skb_dequeue(&batch))) {
 		sroce_qp_put(sroce_pkt(skb)->qp);
@@ -553,6 +544,7 @@ int sroce_resp_ready(struct sroce_qp *qp)
 	resp->nres = nres;
 	sroce_resp_init(&resp->core, &p, res, nres);
 	memset(&resp->seen, 0, sizeof(resp->seen));
+	sroce_cursor_put(&resp->place);
 	resp->have_wqe = false;
 	return 0;
 }

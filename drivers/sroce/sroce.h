@@ -29,6 +29,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "dma.h"
 #include "task.h"
 #include "sq.h"
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
@@ -212,6 +213,7 @@ struct sroce_resp {
 	/* The message being received (multi-packet SEND or WRITE). */
 	bool have_wqe;
 	struct sroce_recv_wqe wqe;
+	struct sroce_cursor place;	/* over wqe.sge, while have_wqe */
 	u32 recv_offset;		/* bytes of the message placed so far */
 	u64 write_va;			/* next WRITE address */
 	u32 write_rkey;

@@ -35,9 +35,16 @@ static bool (*const sroce_task_stages[])(struct sroce_qp *qp) = {
 
 static struct workqueue_struct *sroce_wq;
 
+/*
+ * Normal priority, not WQ_HIGHPRI: once softirqs are deferred to
+ * ksoftirqd (nice 0), a nice -20 worker that keeps requeueing passes
+ * leaves it ~1% of the CPU, so the receive path, and with it the ACKs and
+ * NAKs a sending QP waits for, stalled for hundreds of ms on a busy vCPU
+ * (a NAK acted on 220 ms late under TCG).
+ */
 int sroce_task_wq_init(void)
 {
-	sroce_wq = alloc_workqueue("sroce", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	sroce_wq = alloc_workqueue("sroce", WQ_MEM_RECLAIM, 0);
 	return sroce_wq ? 0 : -ENOMEM;
 }
 

@@ -51,7 +51,16 @@ stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
 stage integrity-paged tools/testvm/integrity-test.sh debug sroce paged
 stage errors tools/testvm/errors-test.sh debug
+# Debian's pyverbs: sroce as the responder (client on rxe), both ends on
+# sroce, and sroce as the requester (server on rxe), in one boot.
 stage pyverbs tools/testvm/pyverbs-test.sh debug
+# RC traffic with sroce as the requester: ibv_rc_pingpong, the perftest
+# RC tools and the integrity tool, sroce->sroce, sroce->rxe and loopback on
+# one sroce device, on a clean link and through netem (1% loss; 5% loss,
+# duplication and reordering), with the capture's go-back-N, ATOMIC ACK,
+# retransmission and loss-episode checks.  rxe->sroce is the perftest-debug
+# stage's, and the other two-VM stages'.
+stage rc tools/testvm/rc-test.sh debug --quick --lossy --pairs sroce-sroce,sroce-rxe,loop-sroce
 # sroce as the requester: its timers, errors and hostile send rings,
 # against stock rxe and against sroce (tools/integrity, client on sroce).
 stage req-errors tools/testvm/req-errors-test.sh debug

@@ -16,6 +16,30 @@ Lumina go-back-N invariants on every queue pair:
   - a sequence NAK's PSN is the first missing PSN;
   - every AckReq'd request PSN is covered by a later ACK/response;
   - no ACK overtakes a pending READ response.
+It also follows each loss episode of the request stream: a gap in the
+PSNs the requester sends for the first time opens one (its missing PSN:
+the first not seen), the missing PSN's retransmission closes it.  Per
+episode it counts the sequence NAKs naming a PSN of it, and how it was
+recovered: "nak" when a sequence NAK announced it and the retransmission
+followed that NAK within half the local ACK timeout (--timeout-ms, the
+67.1 ms perftest and ibv_rc_pingpong set), sooner than any retransmit
+timer could have fired since; "timer" otherwise (announced or not: a
+tail loss, or a NAK lost on the way, leaves only the timer; so does a
+retransmission after the NAK whose first packet was lost again:
+"resend_lost", not counted in "announced_by_timer").  An episode whose
+requester sent new data more than 25 ms after the NAK reached the wire,
+before going back, is "nak_ignored": the requester ran but did not act on
+the NAK (a host that deschedules the requester VM delays its go-back
+without that, and the episode then only counts as recovered late, by
+the timer's clock).  Episodes
+are only meaningful where the link does not reorder.
+Retransmissions come in bursts (retransmitted requests in a row); the
+first of each burst says what let it go: "nak" when a NAK came within half
+the timeout before it, "timer" when nothing acknowledged anything new for
+0.9 of the timeout before it (less the last 25 ms, where a response may
+have crossed it), "early" otherwise: a requester that retransmits with
+neither a NAK nor a timeout behind it (a driver that acts on a stale
+expiry, or one that ignores an ACK it got).
 Prints one JSON object per workload (or writes them to --json).
 """
 import argparse
@@ -25,9 +49,14 @@ import subprocess
 import sys
 
 MASK = 0xFFFFFF
+# A response this close before a retransmission may have crossed it: the
+# requester could not have acted on it yet (under TCG a response waits in
+# the guest for the requester's current pass, up to 16 transmits of ~1 ms,
+# and longer when the host is loaded).
+CROSSING_S = 0.025
 REQUEST_OPS = set(range(0x00, 0x0D)) | {0x13, 0x14, 0x16, 0x17}
 READ_RESP = {0x0D, 0x0E, 0x0F, 0x10}
-FIELDS = ["frame.number", "ip.src", "ipv6.src", "tcp.srcport", "tcp.dstport", "udp.dstport",
+FIELDS = ["frame.number", "frame.time_relative", "ip.src", "ipv6.src", "tcp.srcport", "tcp.dstport", "udp.dstport",
           "infiniband.bth.opcode", "infiniband.bth.a", "infiniband.bth.psn",
           "infiniband.bth.destqp", "infiniband.aeth.syndrome", "infiniband.reth.dmalen"]
 
@@ -64,9 +93,14 @@ class Qp:
         self.nak_outstanding = None
         self.owed = []            # AckReq'd PSNs not yet covered
         self.reads = []           # (first, last) READ response PSN ranges pending
+        self.episode = None       # the open loss episode: {"missing", "naks", "t_nak"}
+        self.progress = []        # times of responses that acknowledged something new
+        self.t_nak = None         # time of the last NAK
+        self.in_burst = False     # the last request sent was a retransmission
+        self.hi = None            # the highest request PSN sent
 
 
-def analyze(pcap, workloads, requester, pmtu):
+def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
     rows = list(frames(pcap))
     windows = []
     for wl in workloads:
@@ -78,6 +112,8 @@ def analyze(pcap, workloads, requester, pmtu):
         c = collections.Counter()
         naks = collections.Counter()
         violations = []
+        episodes = []             # closed: {"naks": N, "by": "nak"|"timer"}
+        early = []                # the first "early" retransmission bursts
         qps = collections.defaultdict(Qp)
         # Responses name the requester's QPN: map it to the responder's via PSNs.
         req_psns = collections.defaultdict(set)
@@ -99,8 +135,53 @@ def analyze(pcap, workloads, requester, pmtu):
                 ack = r["infiniband.bth.a"] in ("1", "True")
                 if ack:
                     c["ackreq"] += 1
+                t = float(r["frame.time_relative"] or 0)
+                ep = q.episode
+                if ep is not None and psn == ep["missing"]:
+                    by = "nak" if ep["t_nak"] is not None and t - ep["t_nak"] < timeout_s / 2 else "timer"
+                    episodes.append({"naks": ep["naks"], "by": by, "announced": ep["t_nak"] is not None,
+                                     "resend_lost": ep["resend_lost"], "ignored": ep["ignored"]})
+                    q.episode = None
+                elif ep is not None and ep["t_nak"] is not None and psn in q.seen \
+                        and 0 < diff(psn, ep["missing"]) < 0x800000:
+                    # The go-back-N after the NAK is on the wire, but not its
+                    # first packet: that copy was lost too, and only the
+                    # timer is left (the responder NAKs once per episode).
+                    ep["resend_lost"] = True
+                elif ep is None and q.next_psn is not None and 0 < diff(psn, q.next_psn) < 0x800000 \
+                        and psn not in q.seen:
+                    q.episode = {"missing": q.next_psn, "naks": 0, "t_nak": None, "resend_lost": False,
+                                 "ignored": False, "went_back": False}
+                behind = q.hi is not None and diff(psn, q.hi) <= 0
+                if ep is not None and ep["t_nak"] is not None:
+                    if behind:
+                        ep["went_back"] = True
+                    elif not ep["went_back"] and t > ep["t_nak"] + CROSSING_S:
+                        # New data well after the NAK arrived, and no go-back
+                        # yet: the requester was running but had not acted
+                        # on the NAK.
+                        ep["ignored"] = True
                 if psn in q.seen:
                     c["duplicates"] += 1
+                if behind:
+                    # A retransmission (or the first copy on the wire of one
+                    # lost before it) of a PSN already passed.
+                    if not q.in_burst:
+                        # The first retransmission of a burst: what let it go?
+                        q.in_burst = True
+                        recent = [p for p in q.progress if t - 0.9 * timeout_s < p < t - CROSSING_S]
+                        if q.t_nak is not None and t - q.t_nak < timeout_s / 2:
+                            c["bursts_nak"] += 1
+                        elif recent:
+                            c["bursts_early"] += 1
+                            if len(early) < 5:
+                                early.append(f"PSN {psn:#x} resent {1000 * (t - recent[-1]):.1f} ms "
+                                             f"after progress")
+                        else:
+                            c["bursts_timer"] += 1
+                else:
+                    q.in_burst = False
+                    q.hi = psn
                 q.seen.add(psn)
                 if q.nak_outstanding is not None and psn == q.nak_outstanding:
                     q.nak_outstanding = None
@@ -128,6 +209,8 @@ def analyze(pcap, workloads, requester, pmtu):
                     c["acks"] += 1
                     if q.last_ack is not None and diff(psn, q.last_ack) < 0:
                         violations.append(f"ACK PSN moved backwards: {q.last_ack:#x} -> {psn:#x}")
+                    if q.last_ack is None or diff(psn, q.last_ack) > 0:
+                        q.progress.append(float(r["frame.time_relative"] or 0))
                     q.last_ack = psn
                     if any(diff(psn, first) >= 0 for first, _ in q.reads):
                         violations.append(f"ACK {psn:#x} overtook a pending READ response")
@@ -141,6 +224,12 @@ def analyze(pcap, workloads, requester, pmtu):
                     if q.nak_outstanding is not None:
                         violations.append(f"second NAK {psn:#x} while NAK {q.nak_outstanding:#x} in flight")
                     q.nak_outstanding = psn
+                    q.t_nak = float(r["frame.time_relative"] or 0)
+                    ep = q.episode
+                    if code == 0 and ep is not None and diff(psn, ep["missing"]) >= 0:
+                        ep["naks"] += 1
+                        if ep["t_nak"] is None:
+                            ep["t_nak"] = float(r["frame.time_relative"] or 0)
                     # The first missing PSN: nothing at or after it has been
                     # executed in order, and everything before it was seen.
                     if code == 0 and q.next_psn is not None and diff(psn, q.next_psn) != 0:
@@ -148,10 +237,12 @@ def analyze(pcap, workloads, requester, pmtu):
                                           f"({q.next_psn:#x})")
             elif op in READ_RESP:
                 c["read_resp"] += 1
+                q.progress.append(float(r["frame.time_relative"] or 0))
                 if op in (0x0F, 0x10):
                     q.reads = [(f, l) for f, l in q.reads if l != psn]
             elif op == 0x12:
                 c["atomic_acks"] += 1
+                q.progress.append(float(r["frame.time_relative"] or 0))
             q.owed = [p for p in q.owed if diff(covered, p) < 0]
         for key, q in qps.items():
             if q.owed:
@@ -165,6 +256,19 @@ def analyze(pcap, workloads, requester, pmtu):
             "duplicate_requests": c["duplicates"],
             "acks_per_100_requests": round(100.0 * c["acks"] / c["requests"], 2) if c["requests"] else None,
             "violations": violations[:20],
+            "rexmit_bursts_timer": c["bursts_timer"], "rexmit_bursts_nak": c["bursts_nak"],
+            "rexmit_bursts_early": c["bursts_early"], "rexmit_early": early,
+            "loss_episodes": len(episodes),
+            "episodes_announced": sum(e["announced"] for e in episodes),
+            "episodes_by_nak": sum(e["by"] == "nak" for e in episodes),
+            "episodes_by_timer": sum(e["by"] == "timer" for e in episodes),
+            "announced_by_timer": sum(e["announced"] and e["by"] == "timer" and not e["resend_lost"]
+                                      for e in episodes),
+            "resend_lost": sum(e["resend_lost"] for e in episodes),
+            "nak_ignored": sum(e["ignored"] for e in episodes),
+            "naks_per_episode": dict(sorted(collections.Counter(
+                str(e["naks"]) for e in episodes if e["announced"]).items())),
+            "unclosed_episodes": sum(q.episode is not None for q in qps.values()),
         }
         results.append(res)
     return results
@@ -186,9 +290,11 @@ def main():
     ap.add_argument("workloads")
     ap.add_argument("--requester", default="10.0.0.1,fd00::1")
     ap.add_argument("--pmtu", type=int, default=1024)
+    ap.add_argument("--timeout-ms", type=float, default=67.1)
     ap.add_argument("--json")
     a = ap.parse_args()
-    res = analyze(a.pcap, read_workloads(a.workloads), set(a.requester.split(",")), a.pmtu)
+    res = analyze(a.pcap, read_workloads(a.workloads), set(a.requester.split(",")), a.pmtu,
+                  a.timeout_ms / 1000)
     text = json.dumps(res, indent=1)
     if a.json:
         open(a.json, "w").write(text)

@@ -3,7 +3,8 @@
 # userspace: ibv_rc_pingpong, the perftest RC tools and the integrity tool
 # (tools/integrity), on a clean link and, with --lossy, on a lossy one.
 #
-#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy] [--quick]
+#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy]
+#                           [--lossy-pairs LIST] [--quick]
 #                           [--dry-run] [--retransmits=report] [--reanalyze]
 #   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
 #
@@ -21,7 +22,8 @@
 #   ib_{send,write,read}_lat at 64 B and 4 KiB; ib_atomic_lat;
 #   ib_write_bw -q 4, ib_send_bw over IPv6 GIDs, ib_send_bw --use-srq;
 #   sroce_integrity (every byte verified), and again with a PSN wrap.
-# --lossy adds two rounds on the two-VM pairings, netem in both guests
+# --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
+# those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running sroce_integrity, and loss1 ib_write_bw
 # 64 KiB too.  Loopback traffic never reaches the NIC: loopback
@@ -69,14 +71,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
-usage() { sed -n '2,63p' "$0" >&2; exit 2; }
-flavour=debug pairs=rxe-rxe lossy=0 quick=0 dry=0 rexmit_report=0 reanalyze=0
+usage() { sed -n '2,68p' "$0" >&2; exit 2; }
+flavour=debug pairs=rxe-rxe lossy=0 lossy_pairs= quick=0 dry=0 rexmit_report=0 reanalyze=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	normal | debug) flavour=$1 ;;
 	--pairs) [ $# -ge 2 ] || usage; pairs=$2; shift ;;
 	--pairs=*) pairs=${1#--pairs=} ;;
 	--lossy) lossy=1 ;;
+	--lossy-pairs) [ $# -ge 2 ] || usage; lossy=1 lossy_pairs=$2; shift ;;
 	--quick) quick=1 ;;
 	--dry-run) dry=1 ;;
 	--retransmits=report) rexmit_report=1 ;;
@@ -162,6 +165,9 @@ clean_checks() {	# ROUND PAIRING
 }
 for r in "${rounds[@]}"; do
 	for p in "${two[@]}"; do
+		if [ "$r" != clean ] && [ -n "$lossy_pairs" ] && [[ ",$lossy_pairs," != *",$p,"* ]]; then
+			continue
+		fi
 		if [ "$r" = clean ]; then
 			clean_checks "$r" "$p"
 		else

@@ -54,6 +54,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_sq_producer);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_post);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_post_error);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next);
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_last);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_unsend);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_wqe_error);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_set_draining);

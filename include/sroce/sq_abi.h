@@ -134,6 +134,7 @@ enum sroce_sq_rule {
 	SROCE_SQR_ACKREQ_LAST,	/* 9.7.5.1.6: AckReq on the last packet posted so far */
 	SROCE_SQR_ACKREQ_EVERY,	/* 9.7.5.1.6: AckReq every N packets */
 	SROCE_SQR_ACKREQ_BLOCK,	/* 9.7.5.1.6: AckReq before blocking on the window or credits */
+	SROCE_SQR_ACKREQ_YIELD,	/* 9.7.5.1.6: AckReq before the caller yields (sroce_req_next_last) */
 	SROCE_SQR_WINDOW,	/* 9.7.1: at most window PSNs outstanding */
 	SROCE_SQR_ORD,		/* 9.7.6.1: at most max_rd_atomic READ/ATOMICs outstanding */
 	SROCE_SQR_FENCE,	/* 10.8.3.3: a fenced WQE waits for earlier READ/ATOMICs */
@@ -317,6 +318,15 @@ uint32_t sroce_req_post_error(struct sroce_sq_qp *sq, uint8_t status);
 
 /** sroce_req_next() - the next request packet to send, or why none can go. */
 struct sroce_sq_ret sroce_req_next(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt);
+
+/**
+ * sroce_req_next_last() - as sroce_req_next(), for the last packet the
+ * caller sends before it yields (its send budget is spent) and comes back
+ * after an unknown time: a SEND or WRITE packet gets AckReq
+ * (SROCE_SQR_ACKREQ_YIELD) unless an earlier rule gave it one, so no
+ * packet waits unrequested for an ACK while the requester is away.
+ */
+struct sroce_sq_ret sroce_req_next_last(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt);
 
 /**
  * sroce_req_unsend() - the packet the last sroce_req_next() returned was

@@ -300,7 +300,7 @@ static void receiver_posts(struct sroce_loop_ws *ws)
 	}
 }
 
-/* Requester: up to 32 packets a round. */
+/* Requester: up to 32 packets a round, the 32nd the last before a yield (a budget). */
 static void requester(struct sroce_loop_ws *ws)
 {
 	struct sroce_loop_pkt *p = &ws->scratch;
@@ -310,7 +310,7 @@ static void requester(struct sroce_loop_ws *ws)
 	uint32_t i, from, take, after;
 
 	for (i = 0; i < 32 && !ws->stop; i++) {
-		r = sroce_req_next(&ws->sq, &pkt);
+		r = i == 31 ? sroce_req_next_last(&ws->sq, &pkt) : sroce_req_next(&ws->sq, &pkt);
 		if (r.action != SROCE_SQ_SEND)
 			break;
 		apply_timer(ws, r);

@@ -25,6 +25,7 @@ enum sroce_sq_step_op {
 	SQ_DRAIN,	/* SQD: value 1 on, 0 off */
 	SQ_PULL,	/* pull completions */
 	SQ_POST_ERROR,	/* post one WQE refused with status */
+	SQ_NEXT_PASS,	/* as SQ_NEXT, the value-th through sroce_req_next_last() */
 };
 
 /* An expected request packet: every field is compared. */
@@ -133,6 +134,8 @@ SROCE_EXTERN_C_END
 #define POST(wr_, len_, ...) { .op = SQ_POST, .wr = SROCE_WR_##wr_, .len = (len_), __VA_ARGS__ }
 #define NEXT(...) { .op = SQ_NEXT, __VA_ARGS__ }
 #define NEXT_N(n_, ...) { .op = SQ_NEXT, .value = (n_), __VA_ARGS__ }
+/* A pass with a budget of n_ packets: the n_-th is the last before a yield. */
+#define NEXT_PASS(n_, ...) { .op = SQ_NEXT_PASS, .value = (n_), __VA_ARGS__ }
 #define ACKP(psn_, msn_, credits_, ...) \
 	{ .op = SQ_RESP, .opcode = SROCE_OP_ACKNOWLEDGE, .psn = (psn_), .msn = (msn_), \
 	  .syndrome = SYN_ACK(credits_), __VA_ARGS__ }

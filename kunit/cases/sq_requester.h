@@ -101,6 +101,28 @@ static const struct sroce_sq_case sroce_sq_cases_requester[] = {
 		),
 	},
 	{
+		.name = "9.7.5.1.6-ackreq-yield ackreq on a pass's last write, not on a read",
+		.rules = "9.7.5.1.6-ackreq-yield 9.7.5.1.6-ackreq-last",
+		SQ_DEFAULT(0xfffffe),
+		SQ_STEPS(
+		UNLIMITED_CREDITS(),
+		POST(WRITE, 1024, RDMA(0x8000, 1)),
+		POST(READ, 256, RDMA(0x9000, 2)),
+		POST(WRITE, 512, RDMA(0xa000, 3)),
+		NEXT_PASS(3, SQ_ACT(SEND), SQ_RULE(ACKREQ_YIELD), TMR(ARM),
+			  PKTS(PKT(WRITE_FIRST, 0, 0, 0, 256, P_RETH(0x8000, 1, 1024)),
+			       PKT(WRITE_MIDDLE, 0, 1, 256, 256),
+			       PKT_AR(WRITE_MIDDLE, 0, 2, 512, 256, YIELD))),
+		NEXT_PASS(2, SQ_ACT(SEND), SQ_RULE(SEGMENT),
+			  PKTS(PKT(WRITE_LAST, 0, 3, 768, 256),
+			       PKT(READ_REQUEST, 1, 4, 0, 0, P_RETH(0x9000, 2, 256)))),
+		NEXT_PASS(2, SQ_ACT(SEND), SQ_RULE(ACKREQ_LAST),
+			  PKTS(PKT(WRITE_FIRST, 2, 5, 0, 256, P_RETH(0xa000, 3, 512)),
+			       PKT_AR(WRITE_LAST, 2, 6, 256, 256, LAST))),
+		NEXT(SQ_IDLE)
+		),
+	},
+	{
 		.name = "9.7.1-window at most window psns outstanding, ackreq before blocking",
 		.rules = "9.7.1-window 9.7.5.1.6-ackreq-block",
 		SQ_PARAMS(0xfffffe, 256, 4, 0, 4, 14, 7, 7),

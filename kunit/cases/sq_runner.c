@@ -64,7 +64,10 @@ static struct sroce_sq_ret next(const struct sroce_sq_step *s, struct sroce_sq_c
 	for (;;) {
 		if (s->value && got == s->value)
 			break;
-		r = sroce_req_next(&ws->sq, &pkt);
+		if (s->op == SQ_NEXT_PASS && got + 1 == s->value)
+			r = sroce_req_next_last(&ws->sq, &pkt);
+		else
+			r = sroce_req_next(&ws->sq, &pkt);
 		if (r.action != SROCE_SQ_SEND || got > 64)
 			break;
 		if (first_timer.timer == SROCE_TMR_KEEP)
@@ -98,6 +101,7 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 		CHECK("posted", 1, sroce_req_post_error(&ws->sq, s->status));
 		return none;
 	case SQ_NEXT:
+	case SQ_NEXT_PASS:
 		return next(s, ws, psn0, step, chk);
 	case SQ_RESP:
 		r = sroce_comp_rx(&ws->sq, &resp, &place);

@@ -63,7 +63,8 @@ int FuzzSendQueue(Reader& in) {
   uint32_t lengths[kSlots] = {};
   while (in.n) {
     sroce_sq_ret r{};
-    switch (in.U8() % 11) {
+    const uint8_t op = in.U8() % 11;
+    switch (op) {
       case 0: {
         if (!sroce_sq_room(&sq)) break;
         uint32_t pos = sroce_sq_producer(&sq);
@@ -82,7 +83,8 @@ int FuzzSendQueue(Reader& in) {
       case 2: {
         sroce_req_pkt pkt;
         for (int i = 0; i < 32; i++) {
-          r = sroce_req_next(&sq, &pkt);
+          // Op 2 ends its pass as the driver's budget does.
+          r = op == 2 && i == 31 ? sroce_req_next_last(&sq, &pkt) : sroce_req_next(&sq, &pkt);
           if (r.action != SROCE_SQ_SEND) break;
           Check(pkt.wqe - retired < posted - retired);
           Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));

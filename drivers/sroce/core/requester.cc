@@ -247,7 +247,7 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
 
 // 9.7.5.1.6: the AckReq policy.  READ and ATOMIC requests always get a
 // response, so AckReq is set on SEND and WRITE packets only.
-uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt) const {
+uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt, bool yielding) const {
   if (pkt.opcode == SROCE_OP_READ_REQUEST || pkt.opcode == SROCE_OP_CMP_SWAP ||
       pkt.opcode == SROCE_OP_FETCH_ADD)
     return SROCE_SQR_NONE;
@@ -257,10 +257,14 @@ uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt) const {
   // Checked apart from the other gates: a WQE held by a fence now may
   // find the credits short later, and then only an ACK can open them.
   if (!error_ && FlowGate(cur_) != SROCE_BLK_NONE) return SROCE_SQR_ACKREQ_BLOCK;
+  // The caller stops sending after this packet for as long as it takes to
+  // come back (other QPs' turns, under TCG tens of ms): packets left
+  // unrequested meanwhile would wait for the retransmit timer.
+  if (yielding) return SROCE_SQR_ACKREQ_YIELD;
   return SROCE_SQR_NONE;
 }
 
-SqRet SendQueue::Next(sroce_req_pkt* pkt) {
+SqRet SendQueue::Next(sroce_req_pkt* pkt, bool yielding) {
   undo_valid_ = false;
   if (!error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ &&
       At(sent_).state == kWqeFailed) {
@@ -292,7 +296,7 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt) {
   Advance(*pkt);
 
   SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
-  uint8_t ack = AckReqRule(*pkt);
+  uint8_t ack = AckReqRule(*pkt, yielding);
   if (ack != SROCE_SQR_NONE) {
     pkt->flags |= SROCE_PF_ACKREQ;
     pkt->rule = ack;

@@ -93,7 +93,7 @@ class SendQueue {
   const sroce_sq_stats& Stats() const { return stats_; }
 
   // Requester (requester.cc).
-  SqRet Next(sroce_req_pkt* pkt);
+  SqRet Next(sroce_req_pkt* pkt, bool yielding);
   void Unsend();
   SqRet WqeError(uint8_t status);
   void SetDraining(bool on) { draining_ = on; }
@@ -123,7 +123,7 @@ class SendQueue {
   void Start(sroce_sq_wqe& w);
   void Build(const Cursor& c, sroce_req_pkt* pkt) const;
   void Advance(const sroce_req_pkt& pkt);
-  uint8_t AckReqRule(const sroce_req_pkt& pkt) const;
+  uint8_t AckReqRule(const sroce_req_pkt& pkt, bool yielding) const;
   bool AtEndOfWork(const Cursor& c) const;
   void ReachFailed();
 

@@ -43,7 +43,11 @@ uint32_t sroce_req_post_error(sroce_sq_qp* sq, uint8_t status) {
 }
 
 sroce_sq_ret sroce_req_next(sroce_sq_qp* sq, sroce_req_pkt* pkt) {
-  return SendQueue::From(sq)->Next(pkt);
+  return SendQueue::From(sq)->Next(pkt, false);
+}
+
+sroce_sq_ret sroce_req_next_last(sroce_sq_qp* sq, sroce_req_pkt* pkt) {
+  return SendQueue::From(sq)->Next(pkt, true);
 }
 
 void sroce_req_unsend(sroce_sq_qp* sq) { SendQueue::From(sq)->Unsend(); }

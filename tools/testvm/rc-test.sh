@@ -45,12 +45,10 @@
 #     requester: ibv_rc_pingpong, ib_send_lat and ib_write_lat, where VM B
 #     sends too, are counted but not checked);
 #   - clean: ib_atomic_bw and ib_atomic_lat got one ATOMIC ACK per ATOMIC;
-#   - clean, with sroce as the requester: VM A retransmitted nothing but
-#     after a retransmit timeout, that is after 0.9 of the 67 ms ACK
-#     timeout with nothing newly acknowledged (analyze.py's retransmission
-#     bursts): none after a NAK, none with progress just before it.  How
-#     many timer bursts there were is printed: on a clean link a timeout
-#     is TCG timing (a peer VM descheduled past 67 ms), not a verdict;
+#   - clean, with sroce as the requester: VM A retransmitted no PSN at
+#     all; analyze.py's retransmission bursts (after a NAK, after 0.9 of
+#     the 67 ms ACK timeout with nothing newly acknowledged, or with
+#     progress just before) are printed to say what let any go;
 #   - loss1, with sroce as the requester: on the one-way workloads
 #     (sroce_integrity, ib_write_bw), every loss episode that a sequence
 #     NAK announced drew exactly that one NAK, and the requester acted on
@@ -343,14 +341,16 @@ for (rnd, pair), g in groups.items():
     if rnd == "clean" and pair.startswith("sroce-") and sys.argv[3] == "1":
         print(f"rc-capture: {rnd} {pair}: {bursts} (reported, not checked: --retransmits=report)")
     elif rnd == "clean" and pair.startswith("sroce-"):
-        # On a clean link nothing is lost: a retransmission can only be a
-        # timer that expired because the peer was slow (TCG timing, which
-        # is reported, not judged) - never one after a NAK, or one with
-        # progress shortly before it (a stale expiry, an ignored ACK).
-        ok = g["b_early"] == 0 and g["b_nak"] == 0 and g["req"] > 0
-        why = f"; first: {g['early_first']}" if g.get("early_first") else ""
-        print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture no retransmission "
-              f"but after a timeout ({bursts}{why})")
+        # On a clean link nothing is lost, so nothing may be resent: not
+        # after a NAK, not after progress (a stale expiry, an ignored ACK),
+        # and not after a timeout either, which on a clean link means the
+        # requester let packets wait unrequested (before the AckReq on a
+        # pass's last packet, 16 packets of ib_write_bw -q 4 waited out the
+        # 67 ms timer behind the other QPs' passes on the debug kernel).
+        ok = g["dup"] == 0 and g["req"] > 0
+        why = f"; first early: {g['early_first']}" if g.get("early_first") else ""
+        print(f"RC-CAPTURE-CHECK {'PASS' if ok else 'FAIL'} {rnd} {pair} capture no retransmitted "
+              f"PSN ({bursts}{why})")
     else:
         why = "the requester is stock rxe" if rnd == "clean" else "a lossy link"
         print(f"rc-capture: {rnd} {pair}: {g['dup']} retransmitted PSNs in all (information only: {why})")

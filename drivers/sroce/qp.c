@@ -565,9 +565,14 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 /*
  * The doorbell: librxe writes WQEs into the SQ ring and calls post_send
- * with no WR.  The QP task copies them out and sends (req.c); in Error it
- * flushes them.  Before RTS, EINVAL, as stock rxe (the WQEs stay in the
- * ring).  Kernel WRs come with the kernel verbs (not yet).
+ * with no WR.  A pass of the QP task copies them out and sends (req.c); in
+ * Error it flushes them.  When nothing was outstanding (a latency test's
+ * next message) the pass runs here, in the poster's thread
+ * (sroce_task_run()), which saves a worker wakeup per message; with
+ * messages in flight it goes to the worker, which then finds several new
+ * WQEs at once and sets AckReq on the last of them only.  Before RTS,
+ * EINVAL, as stock rxe (the WQEs stay in the ring).  Kernel WRs come with
+ * the kernel verbs (not yet).
  */
 int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
@@ -585,6 +590,9 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR)
 		return -EINVAL;
-	sroce_task_schedule(&qp->task);
+	if (READ_ONCE(qp->sqs.quiet))
+		sroce_task_run(&qp->task);
+	else
+		sroce_task_schedule(&qp->task);
 	return 0;
 }

@@ -127,11 +127,13 @@ bool sroce_req_run(struct sroce_qp *qp)
 			break;
 		}
 		/*
-		 * The budget's last packet asks for an ACK: the next pass of this
-		 * QP comes after every other QP's, and with -q 4 under TCG that
-		 * outlasted the ACK timeout while 16 packets waited unrequested.
+		 * The budget's last packet asks for an ACK when other QPs' passes
+		 * are queued: this QP's next pass comes after all of theirs, and
+		 * with -q 4 under TCG that outlasted the ACK timeout while 16
+		 * packets waited unrequested.  Alone, the next pass follows at
+		 * once and AckReq every 32 packets keeps the ACKs few.
 		 */
-		if (n + 1 == SROCE_REQ_BUDGET)
+		if (n + 1 == SROCE_REQ_BUDGET && sroce_task_others_queued())
 			r = sroce_req_next_last(&s->core, &pkt);
 		else
 			r = sroce_req_next(&s->core, &pkt);
@@ -158,5 +160,6 @@ bool sroce_req_run(struct sroce_qp *qp)
 	sroce_comp_retire(qp);
 	if (sroce_queue_peek(&qp->sq, s->fetched) && sroce_sq_room(&s->core))
 		more = true;
+	WRITE_ONCE(s->quiet, !more && !sroce_sq_outstanding(&s->core));
 	return more;
 }

@@ -58,6 +58,11 @@ struct sroce_sqs {
 	bool active;			/* RTS or SQD: the requester may send */
 	bool in_error;			/* Error: every WQE posted is flushed */
 	bool draining;			/* SQD: IB_EVENT_SQ_DRAINED still to raise */
+	/*
+	 * Nothing was outstanding when the last pass ended: written by passes,
+	 * read locklessly by the doorbell as a hint (sroce_post_send()).
+	 */
+	bool quiet;
 	unsigned long rexmit_deadline;	/* jiffies, while the timer is meant to run */
 	struct sroce_cursor gather;	/* request payloads, of WQE gather_wqe */
 	u32 gather_wqe;

@@ -24,10 +24,12 @@ enum sroce_task_state {
 
 struct sroce_task {
 	struct work_struct work;
-	/* Guards state and runner; taken from any context, interrupts saved. */
+	/* Guards state, runner and the setting of inline_running; any context, irqs saved. */
 	spinlock_t lock;
 	enum sroce_task_state state;
 	struct task_struct *runner;	/* the thread running a pass, else NULL */
+	/* An inline pass (sroce_task_run()) runs; cleared after its last access to the task. */
+	bool inline_running;
 };
 
 int sroce_task_wq_init(void);
@@ -36,6 +38,8 @@ void sroce_task_wq_exit(void);
 void sroce_task_init(struct sroce_task *t);
 void sroce_task_start(struct sroce_task *t);
 void sroce_task_schedule(struct sroce_task *t);
+void sroce_task_run(struct sroce_task *t);
+bool sroce_task_others_queued(void);
 void sroce_task_stop(struct sroce_task *t);
 struct sk_buff;
 struct sk_buff_head;

@@ -73,6 +73,7 @@ int sroce_sqs_create(struct sroce_qp *qp)
 	if (!s->ring || !s->swqe || !s->arena)
 		goto err_free;
 	skb_queue_head_init(&s->rxq);
+	s->quiet = true;
 	sroce_sq_timers_init(qp);
 	/* A valid core from the start: an Error before RTS still flushes. */
 	sroce_sq_init(&s->core, &(struct sroce_sq_params){ .pmtu = 256, .window = 1 },

@@ -116,8 +116,9 @@ bool sroce_comp_run(struct sroce_qp *qp)
 		consume_skb(skb);
 	}
 	/*
-	 * The timers after the responses that arrived before this pass: an
-	 * ACK queued behind an expiry restarts the timer (the expiry is then
+	 * IBA 9.7.6.1: the timer restarts on progress, so the timers come
+	 * after the responses that arrived before this pass: an ACK queued
+	 * behind an expiry restarts the timer (the expiry is then
 	 * stale and ignored) instead of losing the race to a retransmission
 	 * of what it acknowledges.
 	 */

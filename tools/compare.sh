@@ -39,7 +39,9 @@
 # (requester or responder) that disagree with the capture, a
 # retransmission by an sroce requester that the capture does not justify
 # (no NAK, the responder not silent for the QP's timeout), or an sroce
-# responder sending more ACKs than stock rxe's to the same requester.
+# responder sending more ACKs than stock rxe's to the same requester (per
+# AckReq'd request where the two runs' requesters asked for different
+# numbers: an sroce requester's AckReqs follow how fast ACKs return).
 # Bandwidth, latency, CPU and justified retransmissions are targets,
 # reported in targets.txt, never failures.
 set -euo pipefail

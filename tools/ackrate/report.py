@@ -353,6 +353,18 @@ def more_acks(row, ref):
         row["acks"] * ref["request_packets"] > ref["acks"] * row["request_packets"]
 
 
+def tx_drops_note(rows):
+    """Where the requester's own transmits failed (tx_errors: the guest's
+    qdisc or IP stack dropped them), what the capture, taken outside the
+    guest, cannot show: the packets its go-backs resent were never on the
+    wire."""
+    drops = {n: r.get("tx_errors", 0) for n, r in rows.items() if r.get("tx_errors")}
+    if not drops:
+        return ""
+    return ("; the requester's own transmits failed first (tx_errors: " +
+            ", ".join(f"{n} {v}" for n, v in drops.items()) + ")")
+
+
 def resp_more_acks(row, ref):
     """The responder of @row sent more ACKs than that of @ref for the same
     requester traffic: per AckReq'd request packet where the requests asked
@@ -520,7 +532,8 @@ def target_lines(data, names, wls, pairings):
                        f"{' (' + where + ')' if where else ''}, {tmo} retransmit timer expiries"
                        + (f"; by the capture: {by['timer']} after the responder was silent for "
                           f">= 0.9 x {1000 * QP_TIMEOUT:.1f} ms, {by['nak']} after a NAK, "
-                          f"{by['spurious']} unjustified" if dups else ""))
+                          f"{by['spurious']} unjustified" if dups else "")
+                       + tx_drops_note({n: data[p][n] for n in dups}))
         else:
             out.append(f"info: {p} (stock rxe requester, -u 20): {sum(dups.values())} retransmitted "
                        f"request packets on the clean-link workloads{' (' + where + ')' if where else ''}")
@@ -600,7 +613,8 @@ def failures_of(outdir, per_round, names, pairings, wls):
                                      f"{row['duplicate_requests']} request packets (not classified)")
                     elif by["spurious"]:
                         fails.append(f"{where}: sroce requester retransmitted {by['spurious']} request "
-                                     "packets with no NAK and the responder not silent for the timeout")
+                                     "packets with no NAK and the responder not silent for the timeout"
+                                     + tx_drops_note({n: row}))
                 # An sroce responder against stock rxe's, same requester, same
                 # round; not for a slow receiver, where sroce's ACKs carry the
                 # credits of receives posted late and rxe's answer AckReq only.

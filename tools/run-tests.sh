@@ -13,6 +13,7 @@ cd "$top" || exit 1
 logs=$top/build/logs
 mkdir -p "$logs"
 total_pass=0 total_fail=0
+failed_stages=()
 
 stage() {
 	local name=$1 line p f rc
@@ -32,7 +33,22 @@ stage() {
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	printf '   %-14s %4d passed, %d failed  (%ds)\n' "$name" "$p" "$f" $((SECONDS - t0)) >&2
-	[ "$f" -eq 0 ] || tail -n 25 "$logs/$name.log" | sed 's/^/   | /' >&2
+	if [ "$f" -ne 0 ]; then
+		failed_stages+=("$name")
+		tail -n 25 "$logs/$name.log" | sed 's/^/   | /' >&2
+	fi
+}
+
+# CI keeps only the tail of the output: name the failures again there, with
+# each failing stage's FAIL lines.
+failure_summary() {
+	local name
+	[ ${#failed_stages[@]} -gt 0 ] || return 0
+	echo "== failed stages: ${failed_stages[*]}" >&2
+	for name in "${failed_stages[@]}"; do
+		grep -E 'FAIL|not ok|Error|error:' "$logs/$name.log" | grep -v -E '^ *ok ' | head -n 12 |
+			cut -c1-300 | sed "s/^/   $name | /" >&2
+	done
 }
 
 echo "== deps" >&2
@@ -85,5 +101,6 @@ while read -r name kver _; do
 done < <(tools/stock-kernels.sh)
 stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 
+failure_summary
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -127,6 +127,16 @@ bool sroce_req_run(struct sroce_qp *qp)
 			break;
 		}
 		/*
+		 * Too many packets still in the IP stack: a full qdisc drops the
+		 * next one (91 in one ib_send_bw 256 KiB run against stock rxe,
+		 * each then left to the retransmit timer).  The last of them to
+		 * be freed schedules the task again (tx.c).
+		 */
+		if (atomic_read(&qp->tx_inflight) >= SROCE_TX_INFLIGHT_HIGH) {
+			sroce_count(qp->sdev, SROCE_CNT_SQ_TX_THROTTLED);
+			break;
+		}
+		/*
 		 * The budget's last packet asks for an ACK when other QPs' passes
 		 * are queued: this QP's next pass comes after all of theirs, and
 		 * with -q 4 under TCG that outlasted the ACK timeout while 16

@@ -86,6 +86,7 @@ enum sroce_counter {
 	SROCE_CNT_SQ_RETRANSMITS,	/* of which retransmissions */
 	SROCE_CNT_SQ_TIMEOUTS,		/* retransmit timer expiries that went back */
 	SROCE_CNT_SQ_RNR_WAITS,		/* RNR NAK waits started */
+	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -319,7 +320,16 @@ struct sroce_qp {
 	struct sroce_sqs sqs;		/* requester and completer; rxq and timers see sq.h */
 	refcount_t refs;		/* lookups from the receive path (atomic) */
 	struct completion released;
+	/*
+	 * Packets handed to the IP stack and not yet freed by it (each holds
+	 * a reference): the requester stops at SROCE_TX_INFLIGHT_HIGH rather
+	 * than overrun the qdisc, and is scheduled again at ..._LOW.
+	 */
+	atomic_t tx_inflight;
 };
+
+#define SROCE_TX_INFLIGHT_HIGH 64
+#define SROCE_TX_INFLIGHT_LOW 16
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
 {

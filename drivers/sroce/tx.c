@@ -220,6 +220,19 @@ static bool sroce_av_loopback(const struct sroce_av *av)
 	return av->saddr.in4.sin_addr.s_addr == av->daddr.in4.sin_addr.s_addr;
 }
 
+/*
+ * The IP stack freed a packet of the QP (transmitted, or dropped): wake the
+ * requester once enough have gone.  Any context.
+ */
+static void sroce_tx_skb_done(struct sk_buff *skb)
+{
+	struct sroce_qp *qp = skb_shinfo(skb)->destructor_arg;
+
+	if (atomic_dec_return(&qp->tx_inflight) == SROCE_TX_INFLIGHT_LOW)
+		sroce_task_schedule(&qp->task);
+	sroce_qp_put(qp);
+}
+
 /**
  * sroce_tx_send() - add UDP, IP and the ICRC to a packet and send it
  * @qp: the sending QP
@@ -260,6 +273,11 @@ int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx)
 		sroce_rcv(qp->sdev, skb);
 		return 0;
 	}
+	/* Counted in flight until the stack frees it (sroce_tx_skb_done()). */
+	refcount_inc(&qp->refs);
+	atomic_inc(&qp->tx_inflight);
+	skb_shinfo(skb)->destructor_arg = qp;
+	skb->destructor = sroce_tx_skb_done;
 	if (tx->ipv6)
 		err = ip6_local_out(net, tx->sock->sk, skb);
 	else

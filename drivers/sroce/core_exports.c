@@ -55,6 +55,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_req_post);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_post_error);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_last);
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_hint);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_unsend);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_wqe_error);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_set_draining);

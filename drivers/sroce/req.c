@@ -29,7 +29,7 @@
 unsigned int sroce_ackreq_every = 32;
 module_param_named(ackreq_every, sroce_ackreq_every, uint, 0444);
 MODULE_PARM_DESC(ackreq_every,
-		 "Set AckReq at least every N request packets, so the window keeps moving (IBA 9.7.5.1.6); 0: only at the end of the posted work and before blocking (default 32)");
+		 "Set AckReq after N request packets, on the end of the message if it comes within another N, so the window keeps moving (IBA 9.7.5.1.6); 0: only at the end of the posted work and before blocking (default 32)");
 
 unsigned int sroce_req_window = 1024;
 module_param_named(req_window, sroce_req_window, uint, 0444);
@@ -111,6 +111,7 @@ bool sroce_req_run(struct sroce_qp *qp)
 	struct sroce_req_pkt pkt;
 	struct sroce_sq_ret r;
 	bool more = false;
+	u8 hints;
 	u32 n = 0;
 
 	if (!s->active) {
@@ -143,10 +144,16 @@ bool sroce_req_run(struct sroce_qp *qp)
 		 * packets waited unrequested.  Alone, the next pass follows at
 		 * once and AckReq every 32 packets keeps the ACKs few.
 		 */
+		hints = 0;
 		if (n + 1 == SROCE_REQ_BUDGET && sroce_task_others_queued())
-			r = sroce_req_next_last(&s->core, &pkt);
-		else
-			r = sroce_req_next(&s->core, &pkt);
+			hints |= SROCE_REQ_HINT_YIELD;
+		/*
+		 * Slow sending (32 packets outlasted the 67 ms timer on the debug
+		 * kernel) asks for an ACK once the timer has aged, if none is due.
+		 */
+		if (sroce_sq_timer_aged(qp))
+			hints |= SROCE_REQ_HINT_TIMER_AGED;
+		r = sroce_req_next_hint(&s->core, &pkt, hints);
 		if (r.action != SROCE_SQ_SEND)
 			break;
 		trace_sroce_req_packet(qp->ibqp.qp_num, &pkt);

@@ -87,6 +87,7 @@ enum sroce_counter {
 	SROCE_CNT_SQ_TIMEOUTS,		/* retransmit timer expiries that went back */
 	SROCE_CNT_SQ_RNR_WAITS,		/* RNR NAK waits started */
 	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
+	SROCE_CNT_SQ_TIMER_GRACE,	/* retransmit expiries given a run-on (timers.c) */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -540,6 +541,7 @@ void sroce_sq_timers_init(struct sroce_qp *qp);
 void sroce_sq_timers_stop(struct sroce_qp *qp);
 void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r);
 bool sroce_sq_timer_events(struct sroce_qp *qp);
+bool sroce_sq_timer_aged(struct sroce_qp *qp);
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

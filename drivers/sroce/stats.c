@@ -41,6 +41,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_SQ_TIMEOUTS].name = "req_timeouts",
 	[SROCE_CNT_SQ_RNR_WAITS].name = "req_rnr_waits",
 	[SROCE_CNT_SQ_TX_THROTTLED].name = "req_tx_throttled",
+	[SROCE_CNT_SQ_TIMER_GRACE].name = "req_timer_grace",
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",

@@ -9,12 +9,23 @@
  * The retransmit period is 4.096 us * 2^timeout (sroce_timeout_ns());
  * the RNR wait is the NAK's timer code (IBA Table 45); both are rounded
  * up to jiffies, never down.
+ *
+ * A retransmit expiry is acted on only once the timer has run on for an
+ * eighth of the period more (sroce_rexmit_grace()): the pass that saw it
+ * ends first, so that responses already received but not yet handed over
+ * reach the completer before the requester goes back.  On Debian's 6.1
+ * the NET_RX softirq waits for ksoftirqd while that thread is runnable,
+ * and the QP task can hold the only vCPU past the period; a go-back then
+ * resends what the responder had acknowledged, or leaves a loss episode
+ * its NAK announced to the timer.  IBA 9.7.6.1.3 lets the timer run up to
+ * four times the period.
  */
 #include <linux/jiffies.h>
 #include <linux/timer.h>
 
 #include "sroce.h"
 #include "sq.h"
+#include "trace.h"
 
 static void sroce_rexmit_expired(struct timer_list *t)
 {
@@ -56,26 +67,48 @@ static unsigned long sroce_ns_to_jiffies(u64 ns)
 	return (unsigned long)DIV_ROUND_UP_ULL(ns, TICK_NSEC) + 1;
 }
 
+/*
+ * The retransmit timer has run a quarter of its period since it was last
+ * (re)started: the requester's hint SROCE_REQ_HINT_TIMER_AGED.
+ */
+bool sroce_sq_timer_aged(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+
+	return timer_pending(&s->rexmit) && time_after_eq(jiffies, s->rexmit_aged_at);
+}
+
+/* The run-on after a retransmit expiry: an eighth of the period, at least a tick. */
+static unsigned long sroce_rexmit_grace(const struct sroce_qp *qp)
+{
+	return sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout) / 8);
+}
+
 /* Carry out a core's timer command. */
 void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
 {
 	struct sroce_sqs *s = &qp->sqs;
-	unsigned long deadline;
+	unsigned long deadline, period;
 
 	switch (r->timer) {
 	case SROCE_TMR_ARM:
 	case SROCE_TMR_RESTART:
-		deadline = jiffies + sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout));
+		period = sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout));
+		deadline = jiffies + period;
 		s->rexmit_deadline = deadline;
+		s->rexmit_aged_at = jiffies + period / 4;
+		s->rexmit_grace = false;
 		mod_timer(&s->rexmit, deadline);
 		break;
 	case SROCE_TMR_CANCEL:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
+		s->rexmit_grace = false;
 		break;
 	case SROCE_TMR_RNR:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
+		s->rexmit_grace = false;
 		mod_timer(&s->rnr, jiffies + sroce_ns_to_jiffies(sroce_rnr_timer_ns(r->rnr_code)));
 		sroce_count(qp->sdev, SROCE_CNT_SQ_RNR_WAITS);
 		break;
@@ -97,12 +130,23 @@ bool sroce_sq_timer_events(struct sroce_qp *qp)
 
 	if (test_and_clear_bit(SROCE_SQ_EV_RNR, &s->events)) {
 		r = sroce_comp_rnr_expired(&s->core);
+		trace_sroce_comp_timer(qp->ibqp.qp_num, true,
+				       sroce_sq_acked_psn(&s->core), &r);
 		sroce_sq_timer_apply(qp, &r);
 		did = true;
 	}
 	if (test_and_clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events) &&
 	    time_after_eq(jiffies, s->rexmit_deadline)) {
+		if (!s->rexmit_grace) {
+			s->rexmit_grace = true;
+			s->rexmit_deadline = jiffies + sroce_rexmit_grace(qp);
+			mod_timer(&s->rexmit, s->rexmit_deadline);
+			sroce_count(qp->sdev, SROCE_CNT_SQ_TIMER_GRACE);
+			return did;
+		}
 		r = sroce_comp_timeout(&s->core);
+		trace_sroce_comp_timer(qp->ibqp.qp_num, false,
+				       sroce_sq_acked_psn(&s->core), &r);
 		if (r.action == SROCE_SQ_ACCEPT)
 			sroce_count(qp->sdev, SROCE_CNT_SQ_TIMEOUTS);
 		sroce_sq_timer_apply(qp, &r);

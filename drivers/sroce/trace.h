@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sroce tracepoints: one event per response the core decided and the
- * shim sent, per request packet the requester core built, and per
- * response the completer core interpreted, each with the rule that
- * drove it.
+ * shim sent, per request packet the requester core built, per
+ * response the completer core interpreted, and per timer expiry it acted
+ * on, each with the rule that drove it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sroce
@@ -93,6 +93,34 @@ TRACE_EVENT(sroce_comp_decision,
 		  __entry->qpn, __entry->opcode, __entry->psn, __entry->syndrome,
 		  __entry->action, sroce_comp_drop_name(__entry->reason), __entry->timer,
 		  sroce_sq_rule_name(__entry->rule))
+);
+
+/*
+ * A timer expiry the completer core acted on: the retransmit timer (go back
+ * to acked + 1, or RETRY_EXC_ERR) or the RNR timer (resume).
+ */
+TRACE_EVENT(sroce_comp_timer,
+	TP_PROTO(u32 qpn, bool rnr, u32 acked_psn, const struct sroce_sq_ret *r),
+	TP_ARGS(qpn, rnr, acked_psn, r),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u32, acked_psn)
+		__field(bool, rnr)
+		__field(u8, action)
+		__field(u8, rule)
+		__field(u8, timer)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->acked_psn = acked_psn;
+		__entry->rnr = rnr;
+		__entry->action = r->action;
+		__entry->rule = r->rule;
+		__entry->timer = r->timer;
+	),
+	TP_printk("qpn=%#x %s acked=%#x action=%u timer=%u rule=%s",
+		  __entry->qpn, __entry->rnr ? "rnr" : "retransmit", __entry->acked_psn,
+		  __entry->action, __entry->timer, sroce_sq_rule_name(__entry->rule))
 );
 
 #endif /* _SROCE_TRACE_H */

@@ -132,9 +132,10 @@ enum sroce_sq_rule {
 	SROCE_SQR_PSN,		/* 9.7.1: one PSN per request packet, a READ reserves one per response */
 	SROCE_SQR_SEGMENT,	/* 9.7.2: First/Middle/Last/Only by path MTU, RETH first, ImmDt last */
 	SROCE_SQR_ACKREQ_LAST,	/* 9.7.5.1.6: AckReq on the last packet posted so far */
-	SROCE_SQR_ACKREQ_EVERY,	/* 9.7.5.1.6: AckReq every N packets */
+	SROCE_SQR_ACKREQ_EVERY,	/* 9.7.5.1.6: AckReq every N packets, at a message end within 2N */
 	SROCE_SQR_ACKREQ_BLOCK,	/* 9.7.5.1.6: AckReq before blocking on the window or credits */
 	SROCE_SQR_ACKREQ_YIELD,	/* 9.7.5.1.6: AckReq before the caller yields (sroce_req_next_last) */
+	SROCE_SQR_ACKREQ_AGED,	/* 9.7.5.1.6: AckReq when the timer has aged with no response due */
 	SROCE_SQR_WINDOW,	/* 9.7.1: at most window PSNs outstanding */
 	SROCE_SQR_ORD,		/* 9.7.6.1: at most max_rd_atomic READ/ATOMICs outstanding */
 	SROCE_SQR_FENCE,	/* 10.8.3.3: a fenced WQE waits for earlier READ/ATOMICs */
@@ -161,7 +162,7 @@ struct sroce_sq_params {
 	uint32_t psn;		/* sq_psn: the first request PSN */
 	uint32_t pmtu;		/* path MTU in bytes: 256..4096 */
 	uint32_t window;	/* max PSNs outstanding (1..2^23-1) */
-	uint32_t ackreq_every;	/* AckReq at least every N packets; 0: never for this reason */
+	uint32_t ackreq_every;	/* AckReq after N packets at the message end, at most 2N; 0: never */
 	uint8_t max_rd_atomic;	/* ORD; 0 means READ/ATOMIC block forever */
 	uint8_t timeout;	/* local ACK timeout exponent; 0: no retransmit timer */
 	uint8_t retry_cnt;	/* 0..7 */
@@ -327,6 +328,22 @@ struct sroce_sq_ret sroce_req_next(struct sroce_sq_qp *sq, struct sroce_req_pkt 
  * packet waits unrequested for an ACK while the requester is away.
  */
 struct sroce_sq_ret sroce_req_next_last(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt);
+
+/* sroce_req_next_hint() hints: what the caller knows and the core cannot. */
+#define SROCE_REQ_HINT_YIELD 0x01	/* the caller yields after this packet */
+#define SROCE_REQ_HINT_TIMER_AGED 0x02	/* the retransmit timer ran a quarter of its period */
+
+/**
+ * sroce_req_next_hint() - as sroce_req_next(), with @hints (SROCE_REQ_HINT_*).
+ * YIELD is sroce_req_next_last().  TIMER_AGED: the retransmit timer has
+ * run for a quarter of its period since it was last started; if no packet
+ * that draws a response (AckReq'd, READ, ATOMIC) is outstanding, a SEND
+ * or WRITE packet gets AckReq (SROCE_SQR_ACKREQ_AGED).  A requester that
+ * sends slowly (under TCG, 32 packets took longer than the 67 ms timer)
+ * then asks for the ACK before the timer expires rather than after.
+ */
+struct sroce_sq_ret sroce_req_next_hint(struct sroce_sq_qp *sq, struct sroce_req_pkt *pkt,
+					uint8_t hints);
 
 /**
  * sroce_req_unsend() - the packet the last sroce_req_next() returned was

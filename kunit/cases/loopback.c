@@ -300,7 +300,10 @@ static void receiver_posts(struct sroce_loop_ws *ws)
 	}
 }
 
-/* Requester: up to 32 packets a round, the 32nd the last before a yield (a budget). */
+/*
+ * Requester: up to 32 packets a round, the 32nd the last before a yield (a
+ * budget), the timer's age hinted.
+ */
 static void requester(struct sroce_loop_ws *ws)
 {
 	struct sroce_loop_pkt *p = &ws->scratch;
@@ -310,7 +313,13 @@ static void requester(struct sroce_loop_ws *ws)
 	uint32_t i, from, take, after;
 
 	for (i = 0; i < 32 && !ws->stop; i++) {
-		r = i == 31 ? sroce_req_next_last(&ws->sq, &pkt) : sroce_req_next(&ws->sq, &pkt);
+		/* As the driver: aged once a quarter of the timer's period has run. */
+		uint8_t h = i == 31 ? SROCE_REQ_HINT_YIELD : 0;
+
+		if (ws->timer_on &&
+		    ws->round + SROCE_LOOP_TIMEOUT - SROCE_LOOP_TIMEOUT / 4 >= ws->deadline)
+			h |= SROCE_REQ_HINT_TIMER_AGED;
+		r = sroce_req_next_hint(&ws->sq, &pkt, h);
 		if (r.action != SROCE_SQ_SEND)
 			break;
 		apply_timer(ws, r);

@@ -26,6 +26,7 @@ enum sroce_sq_step_op {
 	SQ_PULL,	/* pull completions */
 	SQ_POST_ERROR,	/* post one WQE refused with status */
 	SQ_NEXT_PASS,	/* as SQ_NEXT, the value-th through sroce_req_next_last() */
+	SQ_NEXT_AGED,	/* as SQ_NEXT, each with SROCE_REQ_HINT_TIMER_AGED */
 };
 
 /* An expected request packet: every field is compared. */
@@ -136,6 +137,8 @@ SROCE_EXTERN_C_END
 #define NEXT_N(n_, ...) { .op = SQ_NEXT, .value = (n_), __VA_ARGS__ }
 /* A pass with a budget of n_ packets: the n_-th is the last before a yield. */
 #define NEXT_PASS(n_, ...) { .op = SQ_NEXT_PASS, .value = (n_), __VA_ARGS__ }
+/* n_ packets while the retransmit timer has aged (a quarter of its period). */
+#define NEXT_AGED(n_, ...) { .op = SQ_NEXT_AGED, .value = (n_), __VA_ARGS__ }
 #define ACKP(psn_, msn_, credits_, ...) \
 	{ .op = SQ_RESP, .opcode = SROCE_OP_ACKNOWLEDGE, .psn = (psn_), .msn = (msn_), \
 	  .syndrome = SYN_ACK(credits_), __VA_ARGS__ }

@@ -66,6 +66,8 @@ static struct sroce_sq_ret next(const struct sroce_sq_step *s, struct sroce_sq_c
 			break;
 		if (s->op == SQ_NEXT_PASS && got + 1 == s->value)
 			r = sroce_req_next_last(&ws->sq, &pkt);
+		else if (s->op == SQ_NEXT_AGED)
+			r = sroce_req_next_hint(&ws->sq, &pkt, SROCE_REQ_HINT_TIMER_AGED);
 		else
 			r = sroce_req_next(&ws->sq, &pkt);
 		if (r.action != SROCE_SQ_SEND || got > 64)
@@ -102,6 +104,7 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 		return none;
 	case SQ_NEXT:
 	case SQ_NEXT_PASS:
+	case SQ_NEXT_AGED:
 		return next(s, ws, psn0, step, chk);
 	case SQ_RESP:
 		r = sroce_comp_rx(&ws->sq, &resp, &place);

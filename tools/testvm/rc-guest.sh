@@ -88,6 +88,65 @@ provider_set() {
 	cur_prov=$1
 }
 
+# VM A's requester decisions on a lossy link, from the sroce tracepoints:
+# per check, "RC-TRACE ID" lines, in the order the QP task made them:
+#	N QPN PSN SYNDROME ACTION DROP RULE	a NAK or RNR NAK the completer
+#						took (or dropped: DROP)
+#	T QPN rexmit|rnr ACKED ACTION RULE	a timer expiry it acted on
+#	P QPN PSN RETRY				the first request packet after
+#						either, and the first of every
+#						run of retransmissions
+#	overrun N				events the trace buffer lost
+# rc-test.sh matches them with the NAKs of the capture.
+TR=/sys/kernel/tracing
+TR_EVS="sroce_comp_decision sroce_comp_timer sroce_req_packet"
+tracing=0
+trace_want() {
+	[ "$ROLE" = A ] && [ "$mode" = pair ] && [ "$prov" = sroce ] &&
+		[ "$(netem_args "$cur_round")" != - ]
+}
+trace_begin() {
+	tracing=0
+	trace_want || return 0
+	[ -d $TR/events ] || mount -t tracefs nodev $TR 2>/dev/null
+	echo 8192 >$TR/buffer_size_kb 2>/dev/null
+	echo >$TR/trace
+	for e in $TR_EVS; do
+		echo 1 >$TR/events/sroce/$e/enable || { echo "RC-TRACE $1 unavailable $e"; return 0; }
+	done
+	tracing=1
+}
+trace_end() {
+	[ $tracing = 1 ] || return 0
+	for e in $TR_EVS; do echo 0 >$TR/events/sroce/$e/enable; done
+	o=$(awk '/overrun:/ {print $2}' $TR/per_cpu/cpu0/stats 2>/dev/null)
+	[ "${o:-0}" = 0 ] || echo "RC-TRACE $1 overrun $o"
+	awk -v id="$1" '
+	{
+		ev = ""
+		if (match($0, /sroce_[a-z_]+:/)) ev = substr($0, RSTART, RLENGTH - 1)
+		for (k in f) delete f[k]
+		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2]
+		q = f["qpn"]
+		if (ev == "sroce_comp_decision") {
+			if (f["syndrome"] ~ /^0x[2367][0-9a-f]$/ || f["drop"] == "stale_nak") {
+				print "RC-TRACE", id, "N", q, f["psn"], f["syndrome"], f["action"], f["drop"], f["rule"]
+				after[q] = 1
+			}
+		} else if (ev == "sroce_comp_timer") {
+			print "RC-TRACE", id, "T", q, ($0 ~ / rnr /) ? "rnr" : "rexmit", f["acked"], f["action"], f["rule"]
+			after[q] = 1
+		} else if (ev == "sroce_req_packet") {
+			if (after[q] || (f["retry"] == "1" && !inburst[q]))
+				print "RC-TRACE", id, "P", q, f["psn"], f["retry"]
+			after[q] = 0
+			inburst[q] = (f["retry"] == "1")
+		}
+	}' $TR/trace
+	echo >$TR/trace
+	tracing=0
+}
+
 # The rdma counters of the device and the netem counters of eth0, for
 # the log, at the end of each phase.
 phase_end() {
@@ -227,9 +286,11 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 		result "$id" server "$srv" "$t0" "/tmp/s.$id"
 	elif [ "$ROLE" = A ]; then
+		trace_begin "$id"
 		send_ctl "$PEER_IP" $ctl start || true
 		run_client "$id" "$kind" "$tmo" "$PEER_IP"
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
+		trace_end "$id"
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 	else
 		msg=$(recv_ctl $ctl 600)

@@ -82,9 +82,12 @@ int FuzzSendQueue(Reader& in) {
       case 1:
       case 2: {
         sroce_req_pkt pkt;
+        // Some passes run with the retransmit timer aged, as the driver's may.
+        uint8_t hints = in.U8() & SROCE_REQ_HINT_TIMER_AGED;
         for (int i = 0; i < 32; i++) {
           // Op 2 ends its pass as the driver's budget does.
-          r = op == 2 && i == 31 ? sroce_req_next_last(&sq, &pkt) : sroce_req_next(&sq, &pkt);
+          uint8_t h = hints | (op == 2 && i == 31 ? SROCE_REQ_HINT_YIELD : 0);
+          r = sroce_req_next_hint(&sq, &pkt, h);
           if (r.action != SROCE_SQ_SEND) break;
           Check(pkt.wqe - retired < posted - retired);
           Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));

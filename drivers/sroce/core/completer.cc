@@ -179,6 +179,7 @@ void SendQueue::UpdateCredits(const sroce_comp_pkt& r) {
 // not in a started WQE.
 bool SendQueue::Rewind(uint32_t psn) {
   uint32_t pos = Find(psn);
+  resp_due_ = false;  // what was asked for may be lost: the resend asks again
   if (pos == sent_) {
     if (psn != next_psn_) return false;
     cur_ = Cursor{sent_, next_psn_, 0};

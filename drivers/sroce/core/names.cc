@@ -33,7 +33,8 @@ static_assert(sizeof(kActionNames) / sizeof(kActionNames[0]) == SROCE_ACT_COUNT,
 
 constexpr const char* kSqRuleNames[] = {
     "none",          "9.7.1-psn",         "9.7.2-segment",     "9.7.5.1.6-ackreq-last",
-    "9.7.5.1.6-ackreq-every", "9.7.5.1.6-ackreq-block", "9.7.5.1.6-ackreq-yield", "9.7.1-window", "9.7.6.1-ord",
+    "9.7.5.1.6-ackreq-every", "9.7.5.1.6-ackreq-block", "9.7.5.1.6-ackreq-yield",
+    "9.7.5.1.6-ackreq-aged", "9.7.1-window",   "9.7.6.1-ord",
     "10.8.3.3-fence", "9.7.7.2-credits",  "9.7.5.1.2-ack",     "9.7.5.1.2-implied-nak",
     "9.7.5.1.3-read-resp", "9.7.5.1.3-atomic-ack", "9.7.5.1.5-seq-nak", "9.7.5.1.5-rnr-nak",
     "9.7.5.2-fatal-nak", "9.7.6.1-timeout", "9.7.6.1-retry-cnt", "9.7.6.1-rnr-retry",

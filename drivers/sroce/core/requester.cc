@@ -66,6 +66,8 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   lsn_ = 0;
   credits_unlimited_ = false;
   since_ackreq_ = 0;
+  resp_due_psn_ = 0;
+  resp_due_ = false;
   retry_left_ = params_.retry_cnt;
   rnr_left_ = params_.rnr_retry;
   rnr_psn_ = 0;
@@ -247,24 +249,36 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
 
 // 9.7.5.1.6: the AckReq policy.  READ and ATOMIC requests always get a
 // response, so AckReq is set on SEND and WRITE packets only.
-uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt, bool yielding) const {
+uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt, uint8_t hints) const {
   if (pkt.opcode == SROCE_OP_READ_REQUEST || pkt.opcode == SROCE_OP_CMP_SWAP ||
       pkt.opcode == SROCE_OP_FETCH_ADD)
     return SROCE_SQR_NONE;
   if (AtEndOfWork(cur_)) return SROCE_SQR_ACKREQ_LAST;
-  if (params_.ackreq_every && since_ackreq_ + 1 >= params_.ackreq_every)
-    return SROCE_SQR_ACKREQ_EVERY;
+  // Every N packets, moved to the end of the message when that comes
+  // within another N: a 64-packet message asks once, as stock rxe's does
+  // (its last packet), rather than at 32 and 64, and the window still
+  // moves at least every 2N.  Advance() has left the cursor at offset 0
+  // exactly when this packet ended its message.
+  if (params_.ackreq_every) {
+    uint32_t n = since_ackreq_ + 1;
+    if (n >= params_.ackreq_every &&
+        (cur_.off == 0 || n - params_.ackreq_every >= params_.ackreq_every))
+      return SROCE_SQR_ACKREQ_EVERY;
+  }
   // Checked apart from the other gates: a WQE held by a fence now may
   // find the credits short later, and then only an ACK can open them.
   if (!error_ && FlowGate(cur_) != SROCE_BLK_NONE) return SROCE_SQR_ACKREQ_BLOCK;
   // The caller stops sending after this packet for as long as it takes to
   // come back (other QPs' turns, under TCG tens of ms): packets left
   // unrequested meanwhile would wait for the retransmit timer.
-  if (yielding) return SROCE_SQR_ACKREQ_YIELD;
+  if (hints & SROCE_REQ_HINT_YIELD) return SROCE_SQR_ACKREQ_YIELD;
+  // The timer has run a quarter of its period and nothing sent asks for a
+  // response: without one the timer expires on packets that arrived.
+  if ((hints & SROCE_REQ_HINT_TIMER_AGED) && !ResponseDue()) return SROCE_SQR_ACKREQ_AGED;
   return SROCE_SQR_NONE;
 }
 
-SqRet SendQueue::Next(sroce_req_pkt* pkt, bool yielding) {
+SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_valid_ = false;
   if (!error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ &&
       At(sent_).state == kWqeFailed) {
@@ -286,9 +300,10 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, bool yielding) {
   }
   if (cur_.pos == prod_) return Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_NONE);
 
-  undo_ = ReqSnapshot{cur_,          sent_,        next_psn_,          next_ssn_,
-                      rd_outstanding_, since_ackreq_, stats_.packets, stats_.retransmits,
-                      timer_running_};
+  undo_ = ReqSnapshot{cur_,           sent_,         next_psn_,
+                      next_ssn_,      rd_outstanding_, since_ackreq_,
+                      resp_due_psn_,  resp_due_,     stats_.packets,
+                      stats_.retransmits, timer_running_};
   undo_valid_ = true;
   bool retry = sroce_psn_diff(cur_.psn, next_psn_) < 0;
   if (cur_.pos == sent_) Start(At(cur_.pos));
@@ -296,13 +311,21 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, bool yielding) {
   Advance(*pkt);
 
   SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
-  uint8_t ack = AckReqRule(*pkt, yielding);
+  uint8_t ack = AckReqRule(*pkt, hints);
   if (ack != SROCE_SQR_NONE) {
     pkt->flags |= SROCE_PF_ACKREQ;
     pkt->rule = ack;
     since_ackreq_ = 0;
   } else {
     since_ackreq_++;
+  }
+  if (pkt->flags & SROCE_PF_ACKREQ) {
+    resp_due_psn_ = pkt->psn;
+    resp_due_ = true;
+  } else if (pkt->opcode == SROCE_OP_READ_REQUEST || pkt->opcode == SROCE_OP_CMP_SWAP ||
+             pkt->opcode == SROCE_OP_FETCH_ADD) {
+    resp_due_psn_ = LastPsn(At(pkt->wqe));
+    resp_due_ = true;
   }
   r.rule = pkt->rule;
   if (retry) {
@@ -333,6 +356,8 @@ void SendQueue::Unsend() {
   next_ssn_ = s.next_ssn;
   rd_outstanding_ = s.rd_outstanding;
   since_ackreq_ = s.since_ackreq;
+  resp_due_psn_ = s.resp_due_psn;
+  resp_due_ = s.resp_due;
   stats_.packets = s.packets;
   stats_.retransmits = s.retransmits;
   timer_running_ = s.timer_running;

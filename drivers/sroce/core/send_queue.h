@@ -49,6 +49,8 @@ struct ReqSnapshot {
   uint32_t next_ssn;
   uint32_t rd_outstanding;
   uint32_t since_ackreq;
+  uint32_t resp_due_psn;
+  bool resp_due;
   uint64_t packets;
   uint64_t retransmits;
   bool timer_running;
@@ -93,7 +95,7 @@ class SendQueue {
   const sroce_sq_stats& Stats() const { return stats_; }
 
   // Requester (requester.cc).
-  SqRet Next(sroce_req_pkt* pkt, bool yielding);
+  SqRet Next(sroce_req_pkt* pkt, uint8_t hints);
   void Unsend();
   SqRet WqeError(uint8_t status);
   void SetDraining(bool on) { draining_ = on; }
@@ -123,7 +125,10 @@ class SendQueue {
   void Start(sroce_sq_wqe& w);
   void Build(const Cursor& c, sroce_req_pkt* pkt) const;
   void Advance(const sroce_req_pkt& pkt);
-  uint8_t AckReqRule(const sroce_req_pkt& pkt, bool yielding) const;
+  uint8_t AckReqRule(const sroce_req_pkt& pkt, uint8_t hints) const;
+  bool ResponseDue() const {
+    return resp_due_ && sroce_psn_diff(resp_due_psn_, acked_psn_) > 0;
+  }
   bool AtEndOfWork(const Cursor& c) const;
   void ReachFailed();
 
@@ -166,6 +171,10 @@ class SendQueue {
   uint32_t lsn_;
   bool credits_unlimited_;
   uint32_t since_ackreq_;  // packets sent since the last AckReq
+  // The newest packet sent that draws a response (AckReq'd, READ, ATOMIC):
+  // while it is unacknowledged an ACK is on its way.  A go-back clears it.
+  uint32_t resp_due_psn_;
+  bool resp_due_;
   uint32_t retry_left_;
   uint32_t rnr_left_;
   uint32_t rnr_psn_;

@@ -43,11 +43,15 @@ uint32_t sroce_req_post_error(sroce_sq_qp* sq, uint8_t status) {
 }
 
 sroce_sq_ret sroce_req_next(sroce_sq_qp* sq, sroce_req_pkt* pkt) {
-  return SendQueue::From(sq)->Next(pkt, false);
+  return SendQueue::From(sq)->Next(pkt, 0);
 }
 
 sroce_sq_ret sroce_req_next_last(sroce_sq_qp* sq, sroce_req_pkt* pkt) {
-  return SendQueue::From(sq)->Next(pkt, true);
+  return SendQueue::From(sq)->Next(pkt, SROCE_REQ_HINT_YIELD);
+}
+
+sroce_sq_ret sroce_req_next_hint(sroce_sq_qp* sq, sroce_req_pkt* pkt, uint8_t hints) {
+  return SendQueue::From(sq)->Next(pkt, hints);
 }
 
 void sroce_req_unsend(sroce_sq_qp* sq) { SendQueue::From(sq)->Unsend(); }

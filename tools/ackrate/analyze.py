@@ -113,6 +113,7 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
         naks = collections.Counter()
         violations = []
         episodes = []             # closed: {"naks": N, "by": "nak"|"timer"}
+        seq_naks = []             # [requester QPN, PSN] of each sequence NAK
         early = []                # the first "early" retransmission bursts
         qps = collections.defaultdict(Qp)
         # Responses name the requester's QPN: map it to the responder's via PSNs.
@@ -220,6 +221,8 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
                 elif kind == 3:
                     code = syn & 0x1F
                     naks[code] += 1
+                    if code == 0:
+                        seq_naks.append([dqp, psn])
                     covered = (psn - 1) & MASK
                     if q.nak_outstanding is not None:
                         violations.append(f"second NAK {psn:#x} while NAK {q.nak_outstanding:#x} in flight")
@@ -256,6 +259,7 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
             "duplicate_requests": c["duplicates"],
             "acks_per_100_requests": round(100.0 * c["acks"] / c["requests"], 2) if c["requests"] else None,
             "violations": violations[:20],
+            "seq_naks": seq_naks,
             "rexmit_bursts_timer": c["bursts_timer"], "rexmit_bursts_nak": c["bursts_nak"],
             "rexmit_bursts_early": c["bursts_early"], "rexmit_early": early,
             "loss_episodes": len(episodes),

@@ -97,6 +97,7 @@ provider_set() {
 #						either, and the first of every
 #						run of retransmissions
 #	overrun N				events the trace buffer lost
+#	events N				sroce events in the trace
 # rc-test.sh matches them with the NAKs of the capture.
 TR=/sys/kernel/tracing
 TR_EVS="sroce_comp_decision sroce_comp_timer sroce_req_packet"
@@ -121,6 +122,7 @@ trace_end() {
 	for e in $TR_EVS; do echo 0 >$TR/events/sroce/$e/enable; done
 	o=$(awk '/overrun:/ {print $2}' $TR/per_cpu/cpu0/stats 2>/dev/null)
 	[ "${o:-0}" = 0 ] || echo "RC-TRACE $1 overrun $o"
+	echo "RC-TRACE $1 events $(grep -c ' sroce_' $TR/trace)"
 	awk -v id="$1" '
 	{
 		ev = ""

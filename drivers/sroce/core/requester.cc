@@ -316,16 +316,15 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
     pkt->flags |= SROCE_PF_ACKREQ;
     pkt->rule = ack;
     since_ackreq_ = 0;
-  } else {
-    since_ackreq_++;
-  }
-  if (pkt->flags & SROCE_PF_ACKREQ) {
     resp_due_psn_ = pkt->psn;
     resp_due_ = true;
-  } else if (pkt->opcode == SROCE_OP_READ_REQUEST || pkt->opcode == SROCE_OP_CMP_SWAP ||
-             pkt->opcode == SROCE_OP_FETCH_ADD) {
-    resp_due_psn_ = LastPsn(At(pkt->wqe));
-    resp_due_ = true;
+  } else {
+    since_ackreq_++;
+    const sroce_sq_wqe& w = At(pkt->wqe);
+    if (IsReadAtomic(w.op)) {  // always answered: a response is due
+      resp_due_psn_ = LastPsn(w);
+      resp_due_ = true;
+    }
   }
   r.rule = pkt->rule;
   if (retry) {

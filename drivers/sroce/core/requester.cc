@@ -247,12 +247,9 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
   return c.pos == prod_ || At(c.pos).state == kWqeFailed;
 }
 
-// 9.7.5.1.6: the AckReq policy.  READ and ATOMIC requests always get a
-// response, so AckReq is set on SEND and WRITE packets only.
-uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt, uint8_t hints) const {
-  if (pkt.opcode == SROCE_OP_READ_REQUEST || pkt.opcode == SROCE_OP_CMP_SWAP ||
-      pkt.opcode == SROCE_OP_FETCH_ADD)
-    return SROCE_SQR_NONE;
+// 9.7.5.1.6: the AckReq policy, for SEND and WRITE packets (READ and
+// ATOMIC requests always get a response; Next() does not ask here).
+uint8_t SendQueue::AckReqRule(uint8_t hints) const {
   if (AtEndOfWork(cur_)) return SROCE_SQR_ACKREQ_LAST;
   // Every N packets, moved to the end of the message when that comes
   // within another N: a 64-packet message asks once, as stock rxe's does
@@ -272,8 +269,9 @@ uint8_t SendQueue::AckReqRule(const sroce_req_pkt& pkt, uint8_t hints) const {
   // come back (other QPs' turns, under TCG tens of ms): packets left
   // unrequested meanwhile would wait for the retransmit timer.
   if (hints & SROCE_REQ_HINT_YIELD) return SROCE_SQR_ACKREQ_YIELD;
-  // The timer has run a quarter of its period and nothing sent asks for a
-  // response: without one the timer expires on packets that arrived.
+  // 9.7.5.1.6-ackreq-aged: the timer has run a quarter of its period and
+  // nothing sent asks for a response: without one the timer expires on
+  // packets that arrived.
   if ((hints & SROCE_REQ_HINT_TIMER_AGED) && !ResponseDue()) return SROCE_SQR_ACKREQ_AGED;
   return SROCE_SQR_NONE;
 }
@@ -311,8 +309,12 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   Advance(*pkt);
 
   SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
-  uint8_t ack = AckReqRule(*pkt, hints);
-  if (ack != SROCE_SQR_NONE) {
+  const sroce_sq_wqe& w = At(pkt->wqe);
+  if (IsReadAtomic(w.op)) {  // always answered: a response is due
+    since_ackreq_++;
+    resp_due_psn_ = LastPsn(w);
+    resp_due_ = true;
+  } else if (uint8_t ack = AckReqRule(hints)) {
     pkt->flags |= SROCE_PF_ACKREQ;
     pkt->rule = ack;
     since_ackreq_ = 0;
@@ -320,11 +322,6 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
     resp_due_ = true;
   } else {
     since_ackreq_++;
-    const sroce_sq_wqe& w = At(pkt->wqe);
-    if (IsReadAtomic(w.op)) {  // always answered: a response is due
-      resp_due_psn_ = LastPsn(w);
-      resp_due_ = true;
-    }
   }
   r.rule = pkt->rule;
   if (retry) {

@@ -125,7 +125,7 @@ class SendQueue {
   void Start(sroce_sq_wqe& w);
   void Build(const Cursor& c, sroce_req_pkt* pkt) const;
   void Advance(const sroce_req_pkt& pkt);
-  uint8_t AckReqRule(const sroce_req_pkt& pkt, uint8_t hints) const;
+  uint8_t AckReqRule(uint8_t hints) const;
   bool ResponseDue() const {
     return resp_due_ && sroce_psn_diff(resp_due_psn_, acked_psn_) > 0;
   }

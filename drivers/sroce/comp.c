@@ -156,6 +156,7 @@ void sroce_sq_ready(struct sroce_qp *qp)
 		.timeout = qp->timeout,
 		.retry_cnt = qp->retry_cnt,
 		.rnr_retry = qp->rnr_retry,
+		.hold_tail = sroce_ackreq_hold,
 	};
 
 	sroce_task_assert_owned(&qp->task);

@@ -31,6 +31,11 @@ module_param_named(ackreq_every, sroce_ackreq_every, uint, 0444);
 MODULE_PARM_DESC(ackreq_every,
 		 "Set AckReq after N request packets, on the end of the message if it comes within another N, so the window keeps moving (IBA 9.7.5.1.6); 0: only at the end of the posted work and before blocking (default 32)");
 
+bool sroce_ackreq_hold = true;
+module_param_named(ackreq_hold, sroce_ackreq_hold, bool, 0444);
+MODULE_PARM_DESC(ackreq_hold,
+		 "Hold the last packet of the posted work while an ACK is due, until it arrives, more work is posted, or a quarter of the retransmit timeout has passed; then it asks for the next ACK (IBA 9.7.5.1.6). Small messages posted one by one then draw about one ACK per round trip, but a message posted right behind another can wait up to that round trip (default on)");
+
 unsigned int sroce_req_window = 1024;
 module_param_named(req_window, sroce_req_window, uint, 0444);
 MODULE_PARM_DESC(req_window,
@@ -154,8 +159,11 @@ bool sroce_req_run(struct sroce_qp *qp)
 		if (sroce_sq_timer_aged(qp))
 			hints |= SROCE_REQ_HINT_TIMER_AGED;
 		r = sroce_req_next_hint(&s->core, &pkt, hints);
-		if (r.action != SROCE_SQ_SEND)
+		if (r.action != SROCE_SQ_SEND) {
+			if (r.action == SROCE_SQ_BLOCKED && r.reason == SROCE_BLK_HOLD)
+				sroce_sq_timer_hold(qp);
 			break;
+		}
 		trace_sroce_req_packet(qp->ibqp.qp_num, &pkt);
 		err = sroce_req_send(qp, &pkt);
 		if (err == -ENOMEM) {

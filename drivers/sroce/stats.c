@@ -111,6 +111,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SQ_CORE(blocked[SROCE_BLK_RNR_WAIT])].name = "req_blocked_rnr_wait",
 	[SQ_CORE(blocked[SROCE_BLK_DRAINING])].name = "req_blocked_draining",
 	[SQ_CORE(blocked[SROCE_BLK_ERROR])].name = "req_blocked_error",
+	[SQ_CORE(blocked[SROCE_BLK_HOLD])].name = "req_blocked_hold",
 };
 
 /* Every counter has a name: a new enum value without one fails here. */

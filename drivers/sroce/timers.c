@@ -54,6 +54,7 @@ void sroce_sq_timers_stop(struct sroce_qp *qp)
 {
 	timer_delete_sync(&qp->sqs.rexmit);
 	timer_delete_sync(&qp->sqs.rnr);
+	qp->sqs.rexmit_early = false;
 	clear_bit(SROCE_SQ_EV_TIMEOUT, &qp->sqs.events);
 	clear_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
 }
@@ -78,6 +79,25 @@ bool sroce_sq_timer_aged(struct sroce_qp *qp)
 	return timer_pending(&s->rexmit) && time_after_eq(jiffies, s->rexmit_aged_at);
 }
 
+/*
+ * The requester holds its last packet while a response is due
+ * (SROCE_BLK_HOLD): the timer fires early, once it has aged, so that the
+ * requester runs again with SROCE_REQ_HINT_TIMER_AGED and lets the packet
+ * go asking for an ACK.  A lost response then costs a quarter of the
+ * period, not a timeout and a go-back.  sroce_sq_timer_events() sets the
+ * timer back to its deadline.
+ */
+void sroce_sq_timer_hold(struct sroce_qp *qp)
+{
+	struct sroce_sqs *s = &qp->sqs;
+
+	if (!timer_pending(&s->rexmit) || s->rexmit_grace || s->rexmit_early ||
+	    !time_before(jiffies, s->rexmit_aged_at))
+		return;
+	s->rexmit_early = true;
+	mod_timer(&s->rexmit, s->rexmit_aged_at);
+}
+
 /* The run-on after a retransmit expiry: an eighth of the period, at least a tick. */
 static unsigned long sroce_rexmit_grace(const struct sroce_qp *qp)
 {
@@ -98,17 +118,20 @@ void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
 		s->rexmit_deadline = deadline;
 		s->rexmit_aged_at = jiffies + period / 4;
 		s->rexmit_grace = false;
+		s->rexmit_early = false;
 		mod_timer(&s->rexmit, deadline);
 		break;
 	case SROCE_TMR_CANCEL:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
 		s->rexmit_grace = false;
+		s->rexmit_early = false;
 		break;
 	case SROCE_TMR_RNR:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
 		s->rexmit_grace = false;
+		s->rexmit_early = false;
 		mod_timer(&s->rnr, jiffies + sroce_ns_to_jiffies(sroce_rnr_timer_ns(r->rnr_code)));
 		sroce_count(qp->sdev, SROCE_CNT_SQ_RNR_WAITS);
 		break;
@@ -134,6 +157,14 @@ bool sroce_sq_timer_events(struct sroce_qp *qp)
 				       sroce_sq_acked_psn(&s->core), &r);
 		sroce_sq_timer_apply(qp, &r);
 		did = true;
+	}
+	if (s->rexmit_early && !timer_pending(&s->rexmit)) {
+		/* The early expiry of a hold has run: back to the deadline. */
+		s->rexmit_early = false;
+		if (time_before(jiffies, s->rexmit_deadline)) {
+			clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
+			mod_timer(&s->rexmit, s->rexmit_deadline);
+		}
 	}
 	if (test_and_clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events) &&
 	    time_after_eq(jiffies, s->rexmit_deadline)) {

@@ -94,6 +94,7 @@ enum sroce_block_reason {
 	SROCE_BLK_RNR_WAIT,	/* waiting out an RNR NAK's timer */
 	SROCE_BLK_DRAINING,	/* SQD: no new WQE starts */
 	SROCE_BLK_ERROR,	/* a WQE failed: nothing more goes */
+	SROCE_BLK_HOLD,		/* the last packet posted waits for the response due */
 	SROCE_BLK_REASON_COUNT,
 };
 
@@ -136,6 +137,7 @@ enum sroce_sq_rule {
 	SROCE_SQR_ACKREQ_BLOCK,	/* 9.7.5.1.6: AckReq before blocking on the window or credits */
 	SROCE_SQR_ACKREQ_YIELD,	/* 9.7.5.1.6: AckReq before the caller yields (sroce_req_next_last) */
 	SROCE_SQR_ACKREQ_AGED,	/* 9.7.5.1.6: AckReq when the timer has aged with no response due */
+	SROCE_SQR_ACKREQ_HOLD,	/* 9.7.5.1.6: the last packet posted waits while a response is due */
 	SROCE_SQR_WINDOW,	/* 9.7.1: at most window PSNs outstanding */
 	SROCE_SQR_ORD,		/* 9.7.6.1: at most max_rd_atomic READ/ATOMICs outstanding */
 	SROCE_SQR_FENCE,	/* 10.8.3.3: a fenced WQE waits for earlier READ/ATOMICs */
@@ -167,6 +169,8 @@ struct sroce_sq_params {
 	uint8_t timeout;	/* local ACK timeout exponent; 0: no retransmit timer */
 	uint8_t retry_cnt;	/* 0..7 */
 	uint8_t rnr_retry;	/* 0..7, 7 is infinite */
+	uint8_t hold_tail;	/* hold the last packet posted while a response is due */
+	uint8_t pad[3];
 };
 
 /* One shadow WQE.  The caller fills the first block before posting. */
@@ -275,7 +279,7 @@ struct sroce_sq_qp {
 	uint64_t opaque[SROCE_SQ_QP_WORDS];
 };
 
-SROCE_STATIC_ASSERT(sizeof(struct sroce_sq_params) == 20, "sq params layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_sq_params) == 24, "sq params layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_sq_wqe) == 64, "sq wqe layout");
 SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_sq_wqe, first_psn) == 40, "sq wqe layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_req_pkt) == 56, "req pkt layout");

@@ -12,13 +12,14 @@
 #define loop_copy(d, s, n) __builtin_memcpy((d), (s), (n))
 #define loop_zero(d, n) __builtin_memset((d), 0, (n))
 
-#define SROCE_LOOP_PROFILE(name_, fd, fu, fr, bd, bu, br, rate, win, rd, every)		\
+#define SROCE_LOOP_PROFILE(name_, fd, fu, fr, bd, bu, br, rate, win, rd, every, hold)	\
 	[SROCE_LOOP_P_##name_] = {							\
 		.name = #name_,								\
 		.fwd = { .drop = (fd), .dup = (fu), .reorder = (fr) },			\
 		.back = { .drop = (bd), .dup = (bu), .reorder = (br) },			\
 		.recv_rate = (rate), .window = (win), .rd_atomic = (rd),		\
-		.ackreq_every = (every), .coalesce = 16, .wqes = SROCE_LOOP_WQES,	\
+		.ackreq_every = (every), .hold_tail = (hold), .coalesce = 16,		\
+		.wqes = SROCE_LOOP_WQES,						\
 	},
 
 const struct sroce_loop_profile sroce_loop_profiles[SROCE_LOOP_NPROFILES] = {
@@ -194,6 +195,7 @@ static void init(struct sroce_loop_ws *ws, const struct sroce_loop_profile *p, u
 	sp.pmtu = SROCE_LOOP_PMTU;
 	sp.window = p->window;
 	sp.ackreq_every = p->ackreq_every;
+	sp.hold_tail = (uint8_t)p->hold_tail;
 	sp.max_rd_atomic = (uint8_t)p->rd_atomic;
 	sp.timeout = 14;
 	sp.retry_cnt = 7;

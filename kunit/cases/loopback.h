@@ -63,22 +63,23 @@ SROCE_STATIC_ASSERT(SROCE_LOOP_WRITE_BASE + SROCE_LOOP_MAX_WQES * SROCE_LOOP_WRI
  * SROCE_LOOP_PROFILE_LIST with SROCE_LOOP_PROFILE defined as
  *	SROCE_LOOP_PROFILE(name, forward drop, duplicate, reorder,
  *			   backward drop, duplicate, reorder,
- *			   receive rate, window, max_rd_atomic, ackreq_every)
+ *			   receive rate, window, max_rd_atomic, ackreq_every, hold_tail)
  * Link chances are in basis points (1/10000) per packet; the receive rate
  * is the percentage of rounds in which the receiver posts a receive.
  */
 #define SROCE_LOOP_PROFILE_LIST							\
-	SROCE_LOOP_PROFILE(clean,	    0,   0,    0,   0,   0,    0, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(loss1,	  100,   0,    0, 100,   0,    0, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(loss5,	  500,   0,    0, 500,   0,    0, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(dup1,	    0, 100,    0,   0, 100,    0, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(reorder,	    0,   0,  500,   0,   0,  500, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(mixed,	  300, 200,  300, 300, 200,  300, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(slow_receiver, 100,   0,    0, 100,   0,    0,  10, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(loss5_reorder10, 500, 200, 1000, 500, 200, 1000, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(forward_loss,  500,   0,    0,   0,   0,    0, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(reverse_loss,    0,   0,    0, 500, 100,  200, 100, 64, 4, 16)	\
-	SROCE_LOOP_PROFILE(tight_window,  200, 100,  200, 200, 100,  200, 100,  8, 1,  0)
+	SROCE_LOOP_PROFILE(clean,	    0,   0,    0,   0,   0,    0, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(loss1,	  100,   0,    0, 100,   0,    0, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(loss5,	  500,   0,    0, 500,   0,    0, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(dup1,	    0, 100,    0,   0, 100,    0, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(reorder,	    0,   0,  500,   0,   0,  500, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(mixed,	  300, 200,  300, 300, 200,  300, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(mixed_nohold,  300, 200,  300, 300, 200,  300, 100, 64, 4, 16, 0)	\
+	SROCE_LOOP_PROFILE(slow_receiver, 100,   0,    0, 100,   0,    0,  10, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(loss5_reorder10, 500, 200, 1000, 500, 200, 1000, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(forward_loss,  500,   0,    0,   0,   0,    0, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(reverse_loss,    0,   0,    0, 500, 100,  200, 100, 64, 4, 16, 1)	\
+	SROCE_LOOP_PROFILE(tight_window,  200, 100,  200, 200, 100,  200, 100,  8, 1,  0, 0)
 
 #define SROCE_LOOP_PROFILE(name, ...) SROCE_LOOP_P_##name,
 enum sroce_loop_profile_index {
@@ -107,6 +108,7 @@ struct sroce_loop_profile {
 	uint32_t window;	/* requester PSN window */
 	uint32_t rd_atomic;	/* max_rd_atomic = max_dest_rd_atomic */
 	uint32_t ackreq_every;	/* requester AckReq every N packets */
+	uint32_t hold_tail;	/* requester holds its last packet while a response is due */
 	uint32_t coalesce;	/* responder ack_coalesce_max */
 	uint32_t wqes;		/* WQEs per run */
 };

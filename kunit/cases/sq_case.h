@@ -130,6 +130,12 @@ SROCE_EXTERN_C_END
 		    .max_rd_atomic = (ord_), .timeout = (to_), .retry_cnt = (retry_), \
 		    .rnr_retry = (rnr_) }
 #define SQ_DEFAULT(psn_) SQ_PARAMS(psn_, 256, 64, 0, 4, 14, 7, 7)
+/* As SQ_PARAMS, with the tail hold on (9.7.5.1.6-ackreq-hold). */
+#define SQ_PARAMS_HOLD(psn_, pmtu_, win_, every_, ord_, to_, retry_, rnr_) \
+	.params = { .psn = (psn_), .pmtu = (pmtu_), .window = (win_), .ackreq_every = (every_), \
+		    .max_rd_atomic = (ord_), .timeout = (to_), .retry_cnt = (retry_), \
+		    .rnr_retry = (rnr_), .hold_tail = 1 }
+#define SQ_DEFAULT_HOLD(psn_) SQ_PARAMS_HOLD(psn_, 256, 64, 0, 4, 14, 7, 7)
 
 /* Steps. */
 #define POST(wr_, len_, ...) { .op = SQ_POST, .wr = SROCE_WR_##wr_, .len = (len_), __VA_ARGS__ }

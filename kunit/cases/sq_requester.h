@@ -183,6 +183,71 @@ static const struct sroce_sq_case sroce_sq_cases_requester[] = {
 		),
 	},
 	{
+		.name = "9.7.5.1.6-ackreq-hold the last packet posted waits for the response due",
+		.rules = "9.7.5.1.6-ackreq-hold 9.7.5.1.6-ackreq-last",
+		SQ_DEFAULT_HOLD(0xfffffe),
+		SQ_STEPS(
+		UNLIMITED_CREDITS(),
+		POST(SEND, 10),
+		NEXT(SQ_IDLE, TMR(ARM), PKTS(PKT_AR(SEND_ONLY, 0, 0, 0, 10, LAST))),
+		POST(SEND, 20),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD)),
+		/* More work: the held packet goes without AckReq, the new tail waits. */
+		POST(SEND, 30),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD), PKTS(PKT(SEND_ONLY, 1, 1, 0, 20))),
+		/* The response due arrives: the tail goes and asks for the next. */
+		ACKP(0, 1, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR_ACKED(RESTART, 0)),
+		NEXT(SQ_IDLE, PKTS(PKT_AR(SEND_ONLY, 2, 2, 0, 30, LAST))),
+		/* Only the message's last packet waits. */
+		POST(WRITE, 600, RDMA(0x1000, 5)),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD),
+		     PKTS(PKT(WRITE_FIRST, 3, 3, 0, 256, P_RETH(0x1000, 5, 600)),
+			  PKT(WRITE_MIDDLE, 3, 4, 256, 256))),
+		/* The timer aged: the response is late, the tail goes at once. */
+		NEXT_AGED(1, SQ_ACT(SEND), SQ_RULE(ACKREQ_LAST),
+			  PKTS(PKT_AR(WRITE_LAST, 3, 5, 512, 88, LAST))),
+		ACKP(5, 4, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR_ACKED(CANCEL, 5)),
+		PULL(CQES(CQE(0, SUCCESS, 10, 0), CQE(1, SUCCESS, 20, 0), CQE(2, SUCCESS, 30, 0),
+			  CQE(3, SUCCESS, 600, 0)))
+		),
+	},
+	{
+		.name = "9.7.5.1.6-ackreq-hold reads, atomics and retransmissions are never held",
+		.rules = "9.7.5.1.6-ackreq-hold",
+		SQ_DEFAULT_HOLD(0),
+		SQ_STEPS(
+		UNLIMITED_CREDITS(),
+		POST(READ, 100, RDMA(0x3000, 9)),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT(READ_REQUEST, 0, 0, 0, 0, P_RETH(0x3000, 9, 100)))),
+		POST(SEND, 9),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD)),
+		NEXT_AGED(1, SQ_ACT(SEND), SQ_RULE(ACKREQ_LAST),
+			  PKTS(PKT_AR(SEND_ONLY, 1, 1, 0, 9, LAST))),
+		/* The resent READ is due again; the resent tail goes regardless. */
+		NAKP(0, 0, 0, SQ_ACT(ACCEPT), SQ_RULE(SEQ_NAK), TMR(RESTART)),
+		NEXT(SQ_IDLE,
+		     PKTS(PKT_RT(READ_REQUEST, 0, 0, 0, 0, P_RETH(0x3000, 9, 100)),
+			  PKT_RT_AR(SEND_ONLY, 1, 1, 0, 9, LAST))),
+		POST(FETCH_ADD, 8, ATOM(0x5000, 9, 1, 0)),
+		NEXT(SQ_IDLE, PKTS(PKT(FETCH_ADD, 2, 2, 0, 0, P_ATOM(0x5000, 9, 1, 0)))),
+		POST(READ, 50, RDMA(0x4000, 9)),
+		NEXT(SQ_IDLE, PKTS(PKT(READ_REQUEST, 3, 3, 0, 0, P_RETH(0x4000, 9, 50))))
+		),
+	},
+	{
+		.name = "9.7.5.1.6-ackreq-hold without a retransmit timer nothing is held",
+		.rules = "9.7.5.1.6-ackreq-hold 9.7.5.1.6-ackreq-last",
+		SQ_PARAMS_HOLD(0, 256, 64, 0, 4, 0, 7, 7),
+		SQ_STEPS(
+		UNLIMITED_CREDITS(),
+		POST(SEND, 1),
+		NEXT(SQ_IDLE, PKTS(PKT_AR(SEND_ONLY, 0, 0, 0, 1, LAST))),
+		POST(SEND, 2),
+		NEXT(SQ_IDLE, PKTS(PKT_AR(SEND_ONLY, 1, 1, 0, 2, LAST)))
+		),
+	},
+	{
 		.name = "9.7.1-window at most window psns outstanding, ackreq before blocking",
 		.rules = "9.7.1-window 9.7.5.1.6-ackreq-block",
 		SQ_PARAMS(0xfffffe, 256, 4, 0, 4, 14, 7, 7),

@@ -125,6 +125,7 @@ struct SqBench {
     p.timeout = 14;
     p.retry_cnt = 7;
     p.rnr_retry = 7;
+    p.hold_tail = 1;  // the driver's default
     sroce_sq_init(&sq, &p, ring, kSlots);
   }
 

@@ -55,6 +55,7 @@ int FuzzSendQueue(Reader& in) {
   p.timeout = in.U8();
   p.retry_cnt = in.U8();
   p.rnr_retry = in.U8();
+  p.hold_tail = in.U8() & 1;
   sroce_sq_init(&sq, &p, ring, kSlots);
   uint32_t pmtu = 256;
   while (pmtu < 4096 && pmtu < p.pmtu) pmtu <<= 1;

@@ -34,7 +34,7 @@ static_assert(sizeof(kActionNames) / sizeof(kActionNames[0]) == SROCE_ACT_COUNT,
 constexpr const char* kSqRuleNames[] = {
     "none",          "9.7.1-psn",         "9.7.2-segment",     "9.7.5.1.6-ackreq-last",
     "9.7.5.1.6-ackreq-every", "9.7.5.1.6-ackreq-block", "9.7.5.1.6-ackreq-yield",
-    "9.7.5.1.6-ackreq-aged", "9.7.1-window",   "9.7.6.1-ord",
+    "9.7.5.1.6-ackreq-aged", "9.7.5.1.6-ackreq-hold", "9.7.1-window",   "9.7.6.1-ord",
     "10.8.3.3-fence", "9.7.7.2-credits",  "9.7.5.1.2-ack",     "9.7.5.1.2-implied-nak",
     "9.7.5.1.3-read-resp", "9.7.5.1.3-atomic-ack", "9.7.5.1.5-seq-nak", "9.7.5.1.5-rnr-nak",
     "9.7.5.2-fatal-nak", "9.7.6.1-timeout", "9.7.6.1-retry-cnt", "9.7.6.1-rnr-retry",
@@ -43,7 +43,7 @@ constexpr const char* kSqRuleNames[] = {
 static_assert(sizeof(kSqRuleNames) / sizeof(kSqRuleNames[0]) == SROCE_SQR_COUNT, "sq rules");
 
 constexpr const char* kBlockNames[] = {
-    "none", "window", "ord", "fence", "credits", "rnr_wait", "draining", "error",
+    "none", "window", "ord", "fence", "credits", "rnr_wait", "draining", "error", "hold",
 };
 static_assert(sizeof(kBlockNames) / sizeof(kBlockNames[0]) == SROCE_BLK_REASON_COUNT, "blocks");
 

@@ -49,6 +49,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   params_.retry_cnt &= 7;
   params_.rnr_retry &= 7;
   params_.timeout &= 31;
+  params_.hold_tail = params_.hold_tail ? 1 : 0;
   stats_ = sroce_sq_stats{};
   ring_ = ring;
   nslots_ = 1;
@@ -247,6 +248,23 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
   return c.pos == prod_ || At(c.pos).state == kWqeFailed;
 }
 
+// 9.7.5.1.6-ackreq-hold: the last packet of the work posted so far waits
+// while a response is due, instead of asking for another one: the ACK on
+// its way lets it go with AckReq (ackreq-last), and work posted before
+// then sends it without.  Small messages posted one at a time then draw
+// about one ACK per round trip rather than one per catch-up of the
+// requester.  Not a READ or ATOMIC (answered anyway), not a
+// retransmission, and only while a timer can end the wait: an aged timer
+// means the response is late and the packet goes at once, asking anew.
+// Called for the last WQE posted only.
+bool SendQueue::HoldTail(uint8_t hints) const {
+  if (!params_.hold_tail || !params_.timeout) return false;
+  if ((hints & SROCE_REQ_HINT_TIMER_AGED) || sroce_psn_diff(cur_.psn, next_psn_) < 0) return false;
+  const sroce_sq_wqe& w = At(cur_.pos);
+  if (IsReadAtomic(w.op) || w.length - cur_.off > pmtu_) return false;
+  return ResponseDue();
+}
+
 // 9.7.5.1.6: the AckReq policy, for SEND and WRITE packets (READ and
 // ATOMIC requests always get a response; Next() does not ask here).
 uint8_t SendQueue::AckReqRule(uint8_t hints) const {
@@ -297,6 +315,10 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
     return Make(SROCE_SQ_BLOCKED, blk, rule);
   }
   if (cur_.pos == prod_) return Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_NONE);
+  if (cur_.pos + 1 == prod_ && HoldTail(hints)) {  // the last WQE posted
+    stats_.blocked[SROCE_BLK_HOLD]++;
+    return Make(SROCE_SQ_BLOCKED, SROCE_BLK_HOLD, SROCE_SQR_ACKREQ_HOLD);
+  }
 
   undo_ = ReqSnapshot{cur_,           sent_,         next_psn_,
                       next_ssn_,      rd_outstanding_, since_ackreq_,

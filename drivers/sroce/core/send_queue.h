@@ -130,6 +130,7 @@ class SendQueue {
     return resp_due_ && sroce_psn_diff(resp_due_psn_, acked_psn_) > 0;
   }
   bool AtEndOfWork(const Cursor& c) const;
+  bool HoldTail(uint8_t hints) const;
   void ReachFailed();
 
   // completer.cc

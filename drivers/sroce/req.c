@@ -34,7 +34,7 @@ MODULE_PARM_DESC(ackreq_every,
 bool sroce_ackreq_hold = true;
 module_param_named(ackreq_hold, sroce_ackreq_hold, bool, 0444);
 MODULE_PARM_DESC(ackreq_hold,
-		 "Hold the last packet of the posted work while an ACK is due, until it arrives, more work is posted, or a quarter of the retransmit timeout has passed; then it asks for the next ACK (IBA 9.7.5.1.6). Small messages posted one by one then draw about one ACK per round trip, but a message posted right behind another can wait up to that round trip (default on)");
+		 "Hold the last packet of the posted work while an ACK is due, until it arrives, more work is posted, or half the retransmit timeout has passed; then it asks for the next ACK (IBA 9.7.5.1.6). Small messages posted one by one then draw about one ACK per round trip, but a message posted right behind another can wait up to that round trip (default on)");
 
 unsigned int sroce_req_window = 1024;
 module_param_named(req_window, sroce_req_window, uint, 0444);

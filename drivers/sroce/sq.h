@@ -65,7 +65,7 @@ struct sroce_sqs {
 	bool quiet;
 	unsigned long rexmit_deadline;	/* jiffies, while the timer is meant to run */
 	bool rexmit_grace;		/* expired once, running on for responses in flight */
-	unsigned long rexmit_aged_at;	/* jiffies: a quarter of the period after its start */
+	unsigned long rexmit_aged_at;	/* jiffies: half the period after its start */
 	bool rexmit_early;		/* set to fire at rexmit_aged_at for a held packet */
 	struct sroce_cursor gather;	/* request payloads, of WQE gather_wqe */
 	u32 gather_wqe;

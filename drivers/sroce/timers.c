@@ -69,7 +69,7 @@ static unsigned long sroce_ns_to_jiffies(u64 ns)
 }
 
 /*
- * The retransmit timer has run a quarter of its period since it was last
+ * The retransmit timer has run half its period since it was last
  * (re)started: the requester's hint SROCE_REQ_HINT_TIMER_AGED.
  */
 bool sroce_sq_timer_aged(struct sroce_qp *qp)
@@ -83,7 +83,7 @@ bool sroce_sq_timer_aged(struct sroce_qp *qp)
  * The requester holds its last packet while a response is due
  * (SROCE_BLK_HOLD): the timer fires early, once it has aged, so that the
  * requester runs again with SROCE_REQ_HINT_TIMER_AGED and lets the packet
- * go asking for an ACK.  A lost response then costs a quarter of the
+ * go asking for an ACK.  A lost response then costs half the
  * period, not a timeout and a go-back.  sroce_sq_timer_events() sets the
  * timer back to its deadline.
  */
@@ -116,7 +116,7 @@ void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
 		period = sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout));
 		deadline = jiffies + period;
 		s->rexmit_deadline = deadline;
-		s->rexmit_aged_at = jiffies + period / 4;
+		s->rexmit_aged_at = jiffies + period / 2;
 		s->rexmit_grace = false;
 		s->rexmit_early = false;
 		mod_timer(&s->rexmit, deadline);

@@ -335,12 +335,12 @@ struct sroce_sq_ret sroce_req_next_last(struct sroce_sq_qp *sq, struct sroce_req
 
 /* sroce_req_next_hint() hints: what the caller knows and the core cannot. */
 #define SROCE_REQ_HINT_YIELD 0x01	/* the caller yields after this packet */
-#define SROCE_REQ_HINT_TIMER_AGED 0x02	/* the retransmit timer ran a quarter of its period */
+#define SROCE_REQ_HINT_TIMER_AGED 0x02	/* the retransmit timer ran half its period */
 
 /**
  * sroce_req_next_hint() - as sroce_req_next(), with @hints (SROCE_REQ_HINT_*).
  * YIELD is sroce_req_next_last().  TIMER_AGED: the retransmit timer has
- * run for a quarter of its period since it was last started; if no packet
+ * run for half its period since it was last started; if no packet
  * that draws a response (AckReq'd, READ, ATOMIC) is outstanding, a SEND
  * or WRITE packet gets AckReq (SROCE_SQR_ACKREQ_AGED).  A requester that
  * sends slowly (under TCG, 32 packets took longer than the 67 ms timer)

@@ -143,7 +143,7 @@ SROCE_EXTERN_C_END
 #define NEXT_N(n_, ...) { .op = SQ_NEXT, .value = (n_), __VA_ARGS__ }
 /* A pass with a budget of n_ packets: the n_-th is the last before a yield. */
 #define NEXT_PASS(n_, ...) { .op = SQ_NEXT_PASS, .value = (n_), __VA_ARGS__ }
-/* n_ packets while the retransmit timer has aged (a quarter of its period). */
+/* n_ packets while the retransmit timer has aged (half its period). */
 #define NEXT_AGED(n_, ...) { .op = SQ_NEXT_AGED, .value = (n_), __VA_ARGS__ }
 #define ACKP(psn_, msn_, credits_, ...) \
 	{ .op = SQ_RESP, .opcode = SROCE_OP_ACKNOWLEDGE, .psn = (psn_), .msn = (msn_), \

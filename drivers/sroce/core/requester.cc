@@ -287,7 +287,7 @@ uint8_t SendQueue::AckReqRule(uint8_t hints) const {
   // come back (other QPs' turns, under TCG tens of ms): packets left
   // unrequested meanwhile would wait for the retransmit timer.
   if (hints & SROCE_REQ_HINT_YIELD) return SROCE_SQR_ACKREQ_YIELD;
-  // 9.7.5.1.6-ackreq-aged: the timer has run a quarter of its period and
+  // 9.7.5.1.6-ackreq-aged: the timer has run half its period and
   // nothing sent asks for a response: without one the timer expires on
   // packets that arrived.
   if ((hints & SROCE_REQ_HINT_TIMER_AGED) && !ResponseDue()) return SROCE_SQR_ACKREQ_AGED;

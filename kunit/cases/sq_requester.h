@@ -212,7 +212,7 @@ static const struct sroce_sq_case sroce_sq_cases_requester[] = {
 		),
 	},
 	{
-		.name = "9.7.5.1.6-ackreq-hold not reads, atomics, retransmissions or sends behind a read",
+		.name = "9.7.5.1.6-ackreq-hold not a read, atomic, resend or send behind a read",
 		.rules = "9.7.5.1.6-ackreq-hold",
 		SQ_DEFAULT_HOLD(0),
 		SQ_STEPS(

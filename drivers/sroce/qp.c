@@ -455,6 +455,12 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			sroce_sq_ready(qp);
 		sroce_sq_set_draining(qp, next == IB_QPS_SQD);
 		sroce_task_start(&qp->task);
+		/*
+		 * A response or a timer expiry that came while the task was
+		 * stopped queued its work or set its event, but its schedule
+		 * found the task stopped: one pass picks them up.
+		 */
+		sroce_task_schedule(&qp->task);
 		break;
 	case IB_QPS_RESET:
 	case IB_QPS_ERR:

@@ -160,8 +160,10 @@ bool sroce_req_run(struct sroce_qp *qp)
 			hints |= SROCE_REQ_HINT_TIMER_AGED;
 		r = sroce_req_next_hint(&s->core, &pkt, hints);
 		if (r.action != SROCE_SQ_SEND) {
-			if (r.action == SROCE_SQ_BLOCKED && r.reason == SROCE_BLK_HOLD)
-				sroce_sq_timer_hold(qp);
+			/* Aged just now: the next call carries the hint, so this ends. */
+			if (r.action == SROCE_SQ_BLOCKED && r.reason == SROCE_BLK_HOLD &&
+			    sroce_sq_timer_hold(qp))
+				continue;
 			break;
 		}
 		trace_sroce_req_packet(qp->ibqp.qp_num, &pkt);

@@ -542,7 +542,7 @@ void sroce_sq_timers_stop(struct sroce_qp *qp);
 void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r);
 bool sroce_sq_timer_events(struct sroce_qp *qp);
 bool sroce_sq_timer_aged(struct sroce_qp *qp);
-void sroce_sq_timer_hold(struct sroce_qp *qp);
+bool sroce_sq_timer_hold(struct sroce_qp *qp);
 
 /* stats.c */
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);

@@ -85,17 +85,21 @@ bool sroce_sq_timer_aged(struct sroce_qp *qp)
  * requester runs again with SROCE_REQ_HINT_TIMER_AGED and lets the packet
  * go asking for an ACK.  A lost response then costs half the
  * period, not a timeout and a go-back.  sroce_sq_timer_events() sets the
- * timer back to its deadline.
+ * timer back to its deadline.  Returns true if the timer aged meanwhile:
+ * the caller asks the core again, now with the hint.
  */
-void sroce_sq_timer_hold(struct sroce_qp *qp)
+bool sroce_sq_timer_hold(struct sroce_qp *qp)
 {
 	struct sroce_sqs *s = &qp->sqs;
 
-	if (!timer_pending(&s->rexmit) || s->rexmit_grace || s->rexmit_early ||
-	    !time_before(jiffies, s->rexmit_aged_at))
-		return;
+	if (!timer_pending(&s->rexmit) || s->rexmit_grace || s->rexmit_early)
+		return false;
+	/* Aged since the requester's hint was taken: ask again at once. */
+	if (!time_before(jiffies, s->rexmit_aged_at))
+		return true;
 	s->rexmit_early = true;
 	mod_timer(&s->rexmit, s->rexmit_aged_at);
+	return false;
 }
 
 /* The run-on after a retransmit expiry: an eighth of the period, at least a tick. */

@@ -212,27 +212,48 @@ static const struct sroce_sq_case sroce_sq_cases_requester[] = {
 		),
 	},
 	{
-		.name = "9.7.5.1.6-ackreq-hold reads, atomics and retransmissions are never held",
+		.name = "9.7.5.1.6-ackreq-hold not a read, atomic, resend or send behind a read",
 		.rules = "9.7.5.1.6-ackreq-hold",
 		SQ_DEFAULT_HOLD(0),
 		SQ_STEPS(
 		UNLIMITED_CREDITS(),
-		POST(READ, 100, RDMA(0x3000, 9)),
-		NEXT(SQ_IDLE, TMR(ARM),
-		     PKTS(PKT(READ_REQUEST, 0, 0, 0, 0, P_RETH(0x3000, 9, 100)))),
+		POST(FETCH_ADD, 8, ATOM(0x5000, 9, 1, 0)),
+		NEXT(SQ_IDLE, TMR(ARM), PKTS(PKT(FETCH_ADD, 0, 0, 0, 0, P_ATOM(0x5000, 9, 1, 0)))),
 		POST(SEND, 9),
 		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD)),
 		NEXT_AGED(1, SQ_ACT(SEND), SQ_RULE(ACKREQ_LAST),
 			  PKTS(PKT_AR(SEND_ONLY, 1, 1, 0, 9, LAST))),
-		/* The resent READ is due again; the resent tail goes regardless. */
+		/* The resent ATOMIC is due again; the resent tail goes regardless. */
 		NAKP(0, 0, 0, SQ_ACT(ACCEPT), SQ_RULE(SEQ_NAK), TMR(RESTART)),
 		NEXT(SQ_IDLE,
-		     PKTS(PKT_RT(READ_REQUEST, 0, 0, 0, 0, P_RETH(0x3000, 9, 100)),
+		     PKTS(PKT_RT(FETCH_ADD, 0, 0, 0, 0, P_ATOM(0x5000, 9, 1, 0)),
 			  PKT_RT_AR(SEND_ONLY, 1, 1, 0, 9, LAST))),
-		POST(FETCH_ADD, 8, ATOM(0x5000, 9, 1, 0)),
-		NEXT(SQ_IDLE, PKTS(PKT(FETCH_ADD, 2, 2, 0, 0, P_ATOM(0x5000, 9, 1, 0)))),
 		POST(READ, 50, RDMA(0x4000, 9)),
-		NEXT(SQ_IDLE, PKTS(PKT(READ_REQUEST, 3, 3, 0, 0, P_RETH(0x4000, 9, 50))))
+		NEXT(SQ_IDLE, PKTS(PKT(READ_REQUEST, 2, 2, 0, 0, P_RETH(0x4000, 9, 50)))),
+		/* Behind a READ's response: not held. */
+		POST(SEND, 5),
+		NEXT(SQ_IDLE, PKTS(PKT_AR(SEND_ONLY, 3, 3, 0, 5, LAST)))
+		),
+	},
+	{
+		.name = "9.7.5.1.6-ackreq-hold an ack short of the psn due keeps it, a nak ends it",
+		.rules = "9.7.5.1.6-ackreq-hold 9.7.5.1.6-ackreq-last",
+		SQ_DEFAULT_HOLD(0),
+		SQ_STEPS(
+		UNLIMITED_CREDITS(),
+		POST(SEND, 1),
+		POST(SEND, 2),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT(SEND_ONLY, 0, 0, 0, 1), PKT_AR(SEND_ONLY, 1, 1, 0, 2, LAST))),
+		POST(SEND, 3),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD)),
+		ACKP(0, 1, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR_ACKED(RESTART, 0)),
+		NEXT(SQ_BLOCKED(HOLD), SQ_RULE(ACKREQ_HOLD)),
+		/* The go-back forgets what was due: the tail goes, asking. */
+		NAKP(0, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(SEQ_NAK), TMR_ACKED(RESTART, 0)),
+		NEXT(SQ_IDLE,
+		     PKTS(PKT_RT(SEND_ONLY, 1, 1, 0, 2), PKT_AR(SEND_ONLY, 2, 2, 0, 3, LAST))),
+		PULL(CQES(CQE(0, SUCCESS, 1, 0)))
 		),
 	},
 	{

@@ -89,6 +89,12 @@ int FuzzSendQueue(Reader& in) {
           // Op 2 ends its pass as the driver's budget does.
           uint8_t h = hints | (op == 2 && i == 31 ? SROCE_REQ_HINT_YIELD : 0);
           r = sroce_req_next_hint(&sq, &pkt, h);
+          // A hold waits for a response due: never once the timer aged,
+          // and only with something outstanding to answer.
+          if (r.action == SROCE_SQ_BLOCKED && r.reason == SROCE_BLK_HOLD) {
+            Check(!(h & SROCE_REQ_HINT_TIMER_AGED));
+            Check(sroce_sq_next_psn(&sq) != sroce_psn_add(sroce_sq_acked_psn(&sq), 1));
+          }
           if (r.action != SROCE_SQ_SEND) break;
           Check(pkt.wqe - retired < posted - retired);
           Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));

@@ -69,6 +69,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   since_ackreq_ = 0;
   resp_due_psn_ = 0;
   resp_due_ = false;
+  resp_due_read_ = false;
   retry_left_ = params_.retry_cnt;
   rnr_left_ = params_.rnr_retry;
   rnr_psn_ = 0;
@@ -254,15 +255,17 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
 // then sends it without.  Small messages posted one at a time then draw
 // about one ACK per round trip rather than one per catch-up of the
 // requester.  Not a READ or ATOMIC (answered anyway), not a
-// retransmission, and only while a timer can end the wait: an aged timer
-// means the response is late and the packet goes at once, asking anew.
+// retransmission, not behind a READ's response (it lasts as long as the
+// READ's transfer), and only while a timer can end the wait: an aged
+// timer means the response is late and the packet goes at once, asking
+// anew.
 // Called for the last WQE posted only.
 bool SendQueue::HoldTail(uint8_t hints) const {
   if (!params_.hold_tail || !params_.timeout) return false;
   if ((hints & SROCE_REQ_HINT_TIMER_AGED) || sroce_psn_diff(cur_.psn, next_psn_) < 0) return false;
   const sroce_sq_wqe& w = At(cur_.pos);
   if (IsReadAtomic(w.op) || w.length - cur_.off > pmtu_) return false;
-  return ResponseDue();
+  return ResponseDue() && !resp_due_read_;
 }
 
 // 9.7.5.1.6: the AckReq policy, for SEND and WRITE packets (READ and
@@ -322,7 +325,7 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
 
   undo_ = ReqSnapshot{cur_,           sent_,         next_psn_,
                       next_ssn_,      rd_outstanding_, since_ackreq_,
-                      resp_due_psn_,  resp_due_,     stats_.packets,
+                      resp_due_psn_,  resp_due_,     resp_due_read_, stats_.packets,
                       stats_.retransmits, timer_running_};
   undo_valid_ = true;
   bool retry = sroce_psn_diff(cur_.psn, next_psn_) < 0;
@@ -336,12 +339,14 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
     since_ackreq_++;
     resp_due_psn_ = LastPsn(w);
     resp_due_ = true;
+    resp_due_read_ = w.op == SROCE_WR_READ;
   } else if (uint8_t ack = AckReqRule(hints)) {
     pkt->flags |= SROCE_PF_ACKREQ;
     pkt->rule = ack;
     since_ackreq_ = 0;
     resp_due_psn_ = pkt->psn;
     resp_due_ = true;
+    resp_due_read_ = false;
   } else {
     since_ackreq_++;
   }
@@ -376,6 +381,7 @@ void SendQueue::Unsend() {
   since_ackreq_ = s.since_ackreq;
   resp_due_psn_ = s.resp_due_psn;
   resp_due_ = s.resp_due;
+  resp_due_read_ = s.resp_due_read;
   stats_.packets = s.packets;
   stats_.retransmits = s.retransmits;
   timer_running_ = s.timer_running;

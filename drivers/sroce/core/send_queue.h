@@ -51,6 +51,7 @@ struct ReqSnapshot {
   uint32_t since_ackreq;
   uint32_t resp_due_psn;
   bool resp_due;
+  bool resp_due_read;
   uint64_t packets;
   uint64_t retransmits;
   bool timer_running;
@@ -176,6 +177,7 @@ class SendQueue {
   // while it is unacknowledged an ACK is on its way.  A go-back clears it.
   uint32_t resp_due_psn_;
   bool resp_due_;
+  bool resp_due_read_;  // and it is a READ's: its response can take the whole transfer
   uint32_t retry_left_;
   uint32_t rnr_left_;
   uint32_t rnr_psn_;

@@ -43,6 +43,13 @@ static void sroce_rnr_expired(struct timer_list *t)
 	sroce_task_schedule(&qp->task);
 }
 
+/* The retransmit timer starts over: no run-on, no early expiry for a hold. */
+static void sroce_rexmit_reset(struct sroce_sqs *s)
+{
+	s->rexmit_grace = false;
+	s->rexmit_early = false;
+}
+
 void sroce_sq_timers_init(struct sroce_qp *qp)
 {
 	timer_setup(&qp->sqs.rexmit, sroce_rexmit_expired, 0);
@@ -54,7 +61,7 @@ void sroce_sq_timers_stop(struct sroce_qp *qp)
 {
 	timer_delete_sync(&qp->sqs.rexmit);
 	timer_delete_sync(&qp->sqs.rnr);
-	qp->sqs.rexmit_early = false;
+	sroce_rexmit_reset(&qp->sqs);
 	clear_bit(SROCE_SQ_EV_TIMEOUT, &qp->sqs.events);
 	clear_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
 }
@@ -120,22 +127,19 @@ void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
 		period = sroce_ns_to_jiffies(sroce_timeout_ns(qp->timeout));
 		deadline = jiffies + period;
 		s->rexmit_deadline = deadline;
-		s->rexmit_aged_at = jiffies + period / 2;
-		s->rexmit_grace = false;
-		s->rexmit_early = false;
+		s->rexmit_aged_at = jiffies + period / SROCE_REQ_AGED_DIVISOR;
+		sroce_rexmit_reset(s);
 		mod_timer(&s->rexmit, deadline);
 		break;
 	case SROCE_TMR_CANCEL:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
-		s->rexmit_grace = false;
-		s->rexmit_early = false;
+		sroce_rexmit_reset(s);
 		break;
 	case SROCE_TMR_RNR:
 		timer_delete(&s->rexmit);
 		clear_bit(SROCE_SQ_EV_TIMEOUT, &s->events);
-		s->rexmit_grace = false;
-		s->rexmit_early = false;
+		sroce_rexmit_reset(s);
 		mod_timer(&s->rnr, jiffies + sroce_ns_to_jiffies(sroce_rnr_timer_ns(r->rnr_code)));
 		sroce_count(qp->sdev, SROCE_CNT_SQ_RNR_WAITS);
 		break;

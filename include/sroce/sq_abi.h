@@ -337,6 +337,13 @@ struct sroce_sq_ret sroce_req_next_last(struct sroce_sq_qp *sq, struct sroce_req
 #define SROCE_REQ_HINT_YIELD 0x01	/* the caller yields after this packet */
 #define SROCE_REQ_HINT_TIMER_AGED 0x02	/* the retransmit timer ran half its period */
 
+/*
+ * The retransmit timer has aged (SROCE_REQ_HINT_TIMER_AGED) once it has run
+ * for period / SROCE_REQ_AGED_DIVISOR since it was last started.  The
+ * driver's timers and the loopback stream test both use it.
+ */
+#define SROCE_REQ_AGED_DIVISOR 2
+
 /**
  * sroce_req_next_hint() - as sroce_req_next(), with @hints (SROCE_REQ_HINT_*).
  * YIELD is sroce_req_next_last().  TIMER_AGED: the retransmit timer has

@@ -315,11 +315,12 @@ static void requester(struct sroce_loop_ws *ws)
 	uint32_t i, from, take, after;
 
 	for (i = 0; i < 32 && !ws->stop; i++) {
-		/* As the driver: aged once half the timer's period has run. */
+		/* As the driver: aged at SROCE_REQ_AGED_DIVISOR of the period. */
 		uint8_t h = i == 31 ? SROCE_REQ_HINT_YIELD : 0;
 
 		if (ws->timer_on &&
-		    ws->round + SROCE_LOOP_TIMEOUT - SROCE_LOOP_TIMEOUT / 2 >= ws->deadline)
+		    ws->round + SROCE_LOOP_TIMEOUT - SROCE_LOOP_TIMEOUT / SROCE_REQ_AGED_DIVISOR >=
+		    ws->deadline)
 			h |= SROCE_REQ_HINT_TIMER_AGED;
 		r = sroce_req_next_hint(&ws->sq, &pkt, h);
 		if (r.action != SROCE_SQ_SEND)

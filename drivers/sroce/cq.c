@@ -16,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <rdma/uverbs_ioctl.h>
+#include <kunit/visibility.h>
 
 #include "sroce.h"
 
@@ -146,6 +147,41 @@ err_cleanup_new:
 	return err;
 }
 
+/**
+ * sroce_cq_arm() - the arm a notification request leaves (IBA 11.4.2.2)
+ * @notify: the CQ's arm: 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED
+ * @flags: the request (ib_req_notify_cq())
+ *
+ * An armed NEXT_COMP already covers a SOLICITED request; otherwise the
+ * request replaces the arm.
+ */
+u8 sroce_cq_arm(u8 notify, enum ib_cq_notify_flags flags)
+{
+	if (notify == IB_CQ_NEXT_COMP)
+		return notify;
+	return flags & IB_CQ_SOLICITED_MASK;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_cq_arm);
+
+/**
+ * sroce_cq_fires() - whether a new CQE signals the CQ (IBA 11.4.2.2)
+ * @notify: the CQ's arm, cleared when it fires
+ * @solicited: a receive completion of a message with the Solicited Event bit
+ * @error: an unsuccessful completion, of either work queue (flushes too)
+ *
+ * NEXT_COMP fires on any CQE; SOLICITED on a solicited receive or on an
+ * unsuccessful completion.  An arm fires once.
+ */
+bool sroce_cq_fires(u8 *notify, bool solicited, bool error)
+{
+	if (*notify == IB_CQ_NEXT_COMP || (*notify == IB_CQ_SOLICITED && (solicited || error))) {
+		*notify = 0;
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_cq_fires);
+
 int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct sroce_cq *cq = to_scq(ibcq);
@@ -153,9 +189,7 @@ int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	int ret = 0;
 
 	spin_lock_irqsave(&cq->lock, irqflags);
-	/* An armed NEXT_COMP already covers a SOLICITED request. */
-	if (cq->notify != IB_CQ_NEXT_COMP)
-		cq->notify = flags & IB_CQ_SOLICITED_MASK;
+	cq->notify = sroce_cq_arm(cq->notify, flags);
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->queue.index != cq_consumer(&cq->queue))
 		ret = 1;
 	spin_unlock_irqrestore(&cq->lock, irqflags);
@@ -167,7 +201,8 @@ int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
  * sroce_cq_post() - post one CQE and signal an armed CQ
  * @cq: the completion queue
  * @wc: the CQE, in the layout librxe polls
- * @solicited: the completion is solicited (a receive with the BTH SE bit)
+ * @solicited: the completion is solicited (a receive with the BTH SE bit);
+ *	an unsuccessful one signals a SOLICITED arm too (sroce_cq_fires())
  *
  * Context: any; takes cq->lock with interrupts saved.
  * Return: 0, or -ENOSPC if the CQ overflowed (IB_EVENT_CQ_ERR is raised).
@@ -176,7 +211,7 @@ int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solic
 {
 	struct ib_cq *ibcq = &cq->ibcq;
 	unsigned long flags;
-	bool signal = false;
+	bool signal;
 	void *slot;
 
 	spin_lock_irqsave(&cq->lock, flags);
@@ -197,10 +232,7 @@ int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solic
 	memcpy(slot, wc, SROCE_CQE_SIZE);
 	sroce_queue_push(&cq->queue);
 
-	if (cq->notify == IB_CQ_NEXT_COMP || (cq->notify == IB_CQ_SOLICITED && solicited)) {
-		cq->notify = 0;
-		signal = true;
-	}
+	signal = sroce_cq_fires(&cq->notify, solicited, wc->status != IB_WC_SUCCESS);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
 	if (signal)

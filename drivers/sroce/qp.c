@@ -32,6 +32,9 @@
 #include <sroce/psn.h>
 #include "sroce.h"
 
+/* xa_alloc_cyclic() below never hands out the multicast QPN. */
+static_assert(SROCE_MAX_QPN < IB_MULTICAST_QPN);
+
 /* An rxe ring keeps one slot empty: the capacity is the index mask. */
 static u32 sroce_ring_capacity(const struct sroce_queue *q)
 {
@@ -343,11 +346,6 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
  */
 void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 {
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = event,
-	};
 	bool live;
 
 	sroce_task_assert_owned(&qp->task);
@@ -360,21 +358,27 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 		return;
 	sroce_resp_flush_rq(qp);
 	sroce_sq_error_flush(qp);
-	if (event != SROCE_EVENT_NONE && qp->ibqp.event_handler)
+	if (event != SROCE_EVENT_NONE)
+		sroce_qp_event(qp, event);
+}
+
+/* An asynchronous event of @qp, for its owner.  Context: any. */
+void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
 /* SQD: the send queue drained (IBA 10.3.1 ... the SQ Drained event). */
 void sroce_qp_sq_drained(struct sroce_qp *qp)
 {
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_SQ_DRAINED,
-	};
-
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	sroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }
 
 /**

@@ -337,11 +337,14 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
 }
 
 /*
- * Error state: every receive still posted on the QP's own RQ completes
- * with IB_WC_WR_FLUSH_ERR, the one in progress first.  At most one ring's
- * worth: the user can keep producing while this runs.  An SRQ keeps its
- * WQEs for the other QPs.
- * Context: the QP task (sroce_qp_error()), or qp.c with it stopped.
+ * Error state: the receive in progress completes with IB_WC_WR_FLUSH_ERR
+ * (an SRQ's too: it was this QP's), then every receive still posted on the
+ * QP's own RQ.  At most one ring's worth: the user can keep producing while
+ * this runs.  An SRQ keeps its other WQEs for the other QPs, and this QP
+ * raises the Last WQE Reached event (IBA 11.6.3.1), which ib_drain_qp()
+ * waits for on an SRQ's QP.
+ * Context: the QP task (sroce_qp_error()), or qp.c with it stopped; once
+ * per move to Error.
  */
 void sroce_resp_flush_rq(struct sroce_qp *qp)
 {
@@ -349,11 +352,14 @@ void sroce_resp_flush_rq(struct sroce_qp *qp)
 	u32 n = qp->rq.index_mask;
 
 	sroce_task_assert_owned(&qp->task);
-	if (qp->srq)
-		return;
 	if (resp->have_wqe) {
 		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 		sroce_release_wqe(qp);
+	}
+	if (qp->srq) {
+		/* IBA 11.6.3.1: this QP will take no more of the SRQ's WQEs. */
+		sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		return;
 	}
 	while (n-- && sroce_queue_head(&qp->rq)) {
 		sroce_fetch_wqe(qp, &resp->wqe);	/* wr_id is read even from a bad WQE */

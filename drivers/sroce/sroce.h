@@ -47,7 +47,7 @@
 #define SROCE_MAX_SRQ_SGE 27
 #define SROCE_MAX_INLINE 512
 #define SROCE_MIN_QPN 17		/* 0, 1 are special; rxe starts at 0x11 too */
-#define SROCE_MAX_QPN 0xffffff
+#define SROCE_MAX_QPN 0xfffffe		/* 0xffffff is IB_MULTICAST_QPN, never a QP's */
 
 /*
  * Why a received packet was dropped: one counter each (stats.c names
@@ -423,6 +423,11 @@ void *sroce_queue_peek(struct sroce_queue *q, u32 n);	/* FROM_CLIENT: n after he
 u32 sroce_queue_slots(const struct sroce_queue *q);
 void *sroce_queue_tail(struct sroce_queue *q);		/* TO_CLIENT: free slot or NULL */
 void sroce_queue_push(struct sroce_queue *q);		/* TO_CLIENT: publish tail */
+int sroce_queue_init_kernel(struct sroce_queue *q, u32 *num_elem, size_t elem_size);
+void *sroce_queue_client_tail(struct sroce_queue *q);	/* kernel FROM_CLIENT: free slot */
+void sroce_queue_client_push(struct sroce_queue *q);	/* kernel FROM_CLIENT: publish it */
+void *sroce_queue_client_head(struct sroce_queue *q);	/* kernel TO_CLIENT: next slot */
+void sroce_queue_client_pop(struct sroce_queue *q);	/* kernel TO_CLIENT: release it */
 int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void sroce_mmap_free(struct rdma_user_mmap_entry *entry);
 
@@ -432,6 +437,8 @@ int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+u8 sroce_cq_arm(u8 notify, enum ib_cq_notify_flags flags);
+bool sroce_cq_fires(u8 *notify, bool solicited, bool error);
 int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solicited);
 
 /* mr.c */
@@ -469,6 +476,7 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
 void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);
+void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
 
 /* srq.c */
 int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

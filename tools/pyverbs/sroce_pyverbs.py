@@ -24,6 +24,17 @@ JSON lines.  The server checks, through pyverbs alone:
                 in order on the SRQ's QP
   cq_resize     resize of the completion channel's CQ
 
+On an sroce server only (stock rxe on Debian's 6.1 raises no Last WQE
+Reached event at all):
+
+  flush_solicited  receives posted in INIT, the QP moved to Error: the
+                flush completions (WR_FLUSH_ERR, in order) fire a CQ armed
+                for solicited events only, as unsuccessful completions
+                must (IBA 11.4.2.2)
+  srq_last_wqe  an SRQ's QP moved to Error raises
+                IBV_EVENT_QP_LAST_WQE_REACHED (IBA 11.6.3.1), which
+                ib_drain_qp() waits for on an SRQ's QP
+
 Prints "PYVERBS <check> PASS" or "PYVERBS <check> FAIL <why>" per check
 (server) and "PYVERBS RESULT PASS|FAIL"; the exit status is 0 only if all
 passed.  Blocking waits (completion and async events) time out after
@@ -287,6 +298,9 @@ class Server:
         self.run("device", self.device)
         self.run("qp_states", self.qp_states)
         self.run("srq", self.srq)
+        if self.args.dev.startswith("sroce"):
+            self.run("flush_solicited", self.flush_solicited)
+            self.run("srq_last_wqe", self.srq_last_wqe)
         lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         lsock.bind(("0.0.0.0", self.args.port))
@@ -360,6 +374,46 @@ class Server:
             raise Check("a limit above max_wr was accepted")
         except PyverbsRDMAError as ex:
             expect(ex.error_code == 22, f"limit > max_wr: errno {ex.error_code}")
+
+    def flush_solicited(self):
+        s = self.s
+        cq = CQ(s.ctx, 16, None, s.chan, 0)
+        cap = QPCap(max_send_wr=4, max_recv_wr=4, max_send_sge=1, max_recv_sge=1)
+        qp = QP(s.pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=s.scq, rcq=cq, cap=cap))
+        try:
+            s.to_init(qp)
+            for k in range(3):
+                qp.post_recv(RecvWR(wr_id=200 + k, num_sge=1,
+                                    sg=[SGE(s.mr.buf + RECV_OFF, 64, s.mr.lkey)]))
+            cq.req_notify(True)
+            qp.modify(QPAttr(qp_state=e.IBV_QPS_ERR), e.IBV_QP_STATE)
+            # pyverbs raises if the event is for another CQ.
+            within_timeout(lambda: s.chan.get_cq_event(cq))
+            cq.ack_events(1)
+            for k in range(3):
+                wc = s.poll(cq, f"flushed receive {k}")
+                expect(wc.status == e.IBV_WC_WR_FLUSH_ERR,
+                       f"flushed receive {k}: status {wc.status}")
+                expect(wc.wr_id == 200 + k, f"flushed receive {k}: wr_id {wc.wr_id}")
+            n, _ = cq.poll(1)
+            expect(n == 0, "a completion beyond the three receives")
+        finally:
+            qp.close()
+            cq.close()
+
+    def srq_last_wqe(self):
+        s = self.s
+        qp = s.make_qp(s.srq)
+        try:
+            s.to_init(qp)
+            qp.modify(QPAttr(qp_state=e.IBV_QPS_ERR), e.IBV_QP_STATE)
+            ev = within_timeout(s.ctx.get_async_event)
+            etype = ev.event_type
+            ev.ack()
+            expect(etype == e.IBV_EVENT_QP_LAST_WQE_REACHED, f"async event {etype}, expected "
+                   f"IBV_EVENT_QP_LAST_WQE_REACHED ({e.IBV_EVENT_QP_LAST_WQE_REACHED})")
+        finally:
+            qp.close()
 
     def connect(self):
         s = self.s

@@ -59,15 +59,17 @@ while IFS=$'\t' read -r suite name _rules; do
 		failed=$((failed + 1))
 	fi
 done <"$out/manifest.tsv"
-# The suites that are not case tables (kunit/compat_kunit.c): every
-# KUNIT_CASE of theirs must have run and passed too.
-for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/compat_kunit.c"); do
-	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
-		passed=$((passed + 1))
-	else
-		echo "kunit-$flavour: FAILED or MISSING: sroce_compat: $name" >&2
-		failed=$((failed + 1))
-	fi
+# The suites that are not case tables (kunit/{compat,queue,cq}_kunit.c):
+# every KUNIT_CASE of theirs must have run and passed too.
+for suite in compat queue cq; do
+	for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/${suite}_kunit.c"); do
+		if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
+			passed=$((passed + 1))
+		else
+			echo "kunit-$flavour: FAILED or MISSING: sroce_$suite: $name" >&2
+			failed=$((failed + 1))
+		fi
+	done
 done
 # The loopback suite (kunit/loopback_kunit.c): every link profile of
 # kunit/cases/loopback.h with each of its fixed seeds.

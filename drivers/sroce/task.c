@@ -25,6 +25,7 @@
  */
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
 #include "sroce.h"
 #include "task.h"
@@ -155,6 +156,7 @@ void sroce_task_init(struct sroce_task *t)
 	WRITE_ONCE(t->runner, NULL);
 	t->inline_running = false;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_task_init);
 
 /**
  * sroce_task_start() - let schedules run passes again

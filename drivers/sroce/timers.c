@@ -22,6 +22,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/timer.h>
+#include <kunit/visibility.h>
 
 #include "sroce.h"
 #include "sq.h"
@@ -55,6 +56,7 @@ void sroce_sq_timers_init(struct sroce_qp *qp)
 	timer_setup(&qp->sqs.rexmit, sroce_rexmit_expired, 0);
 	timer_setup(&qp->sqs.rnr, sroce_rnr_expired, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timers_init);
 
 /* Both timers stopped, none to fire again; the task must be stopped first. */
 void sroce_sq_timers_stop(struct sroce_qp *qp)
@@ -65,6 +67,7 @@ void sroce_sq_timers_stop(struct sroce_qp *qp)
 	clear_bit(SROCE_SQ_EV_TIMEOUT, &qp->sqs.events);
 	clear_bit(SROCE_SQ_EV_RNR, &qp->sqs.events);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timers_stop);
 
 /*
  * At least @ns: rounded up to whole ticks, plus one, since a timer due in
@@ -85,6 +88,7 @@ bool sroce_sq_timer_aged(struct sroce_qp *qp)
 
 	return timer_pending(&s->rexmit) && time_after_eq(jiffies, s->rexmit_aged_at);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timer_aged);
 
 /*
  * The requester holds its last packet while a response is due
@@ -108,6 +112,7 @@ bool sroce_sq_timer_hold(struct sroce_qp *qp)
 	mod_timer(&s->rexmit, s->rexmit_aged_at);
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timer_hold);
 
 /* The run-on after a retransmit expiry: an eighth of the period, at least a tick. */
 static unsigned long sroce_rexmit_grace(const struct sroce_qp *qp)
@@ -147,6 +152,7 @@ void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r)
 		break;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timer_apply);
 
 /*
  * The timer events that are due, through the core.  A retransmit expiry
@@ -193,3 +199,4 @@ bool sroce_sq_timer_events(struct sroce_qp *qp)
 	}
 	return did;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_sq_timer_events);

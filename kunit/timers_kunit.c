@@ -4,8 +4,9 @@
  * are carried out on a QP's two timers, the early expiry that wakes a
  * held packet, and the run-on after a retransmit expiry.  The QP is a
  * bare, zeroed one with a stopped task: an expiry during the test only
- * sets its event.  The periods (timeout 20: 4.3 s; RNR code 0: 655 ms)
- * are far longer than a test, so nothing fires unless a test makes it.
+ * sets its event.  The retransmit period (timeout 24: 68.7 s, aged at
+ * 34 s) is far longer than a test, even a stalled one under TCG; the RNR
+ * wait (code 0, the longest: 655 ms) is checked right after it starts.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -13,7 +14,7 @@
 #include "../drivers/sroce/sroce.h"
 #include "../drivers/sroce/sq.h"
 
-#define TMR_TIMEOUT 20
+#define TMR_TIMEOUT 24
 
 struct tmr_env {
 	struct sroce_dev *sdev;

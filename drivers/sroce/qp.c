@@ -338,8 +338,8 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
  * @qp: the QP
  * @event: the asynchronous event to raise
  *
- * Flushes the RQ and the SQ and raises @event (SROCE_EVENT_NONE for an
- * error completion, which reports itself).  A QP that modify_qp or destroy is
+ * Raises @event (SROCE_EVENT_NONE for an error completion, which reports
+ * itself), then flushes the RQ and the SQ.  A QP that modify_qp or destroy is
  * already moving to RESET or ERR is left to them: they stop the task and
  * flush.
  * Context: the QP task.
@@ -356,10 +356,11 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 	spin_unlock_bh(&qp->state_lock);
 	if (!live)
 		return;
-	sroce_resp_flush_rq(qp);
-	sroce_sq_error_flush(qp);
+	/* The cause first: Last WQE Reached (an SRQ's QP) comes with the flush. */
 	if (event != SROCE_EVENT_NONE)
 		sroce_qp_event(qp, event);
+	sroce_resp_flush_rq(qp);
+	sroce_sq_error_flush(qp);
 }
 
 /* An asynchronous event of @qp, for its owner.  Context: any. */

@@ -341,8 +341,8 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
  * (an SRQ's too: it was this QP's), then every receive still posted on the
  * QP's own RQ.  At most one ring's worth: the user can keep producing while
  * this runs.  An SRQ keeps its other WQEs for the other QPs, and this QP
- * raises the Last WQE Reached event (IBA 11.6.3.1), which ib_drain_qp()
- * waits for on an SRQ's QP.
+ * raises the Last WQE Reached event (IBA 11.6.3.1); the kernel's
+ * ib_drain_qp() waits for it on an SRQ's QP from about 6.11.
  * Context: the QP task (sroce_qp_error()), or qp.c with it stopped; once
  * per move to Error.
  */
@@ -464,6 +464,17 @@ static void sroce_resp_account(struct sroce_qp *qp)
 	}
 }
 
+/* Moved to Error since the batch was queued, e.g. by the completer (sroce_qp_error()). */
+static bool sroce_resp_in_error(struct sroce_qp *qp)
+{
+	bool err;
+
+	spin_lock_bh(&qp->state_lock);
+	err = qp->state == IB_QPS_ERR;
+	spin_unlock_bh(&qp->state_lock);
+	return err;
+}
+
 /**
  * sroce_resp_run() - the responder stage of the QP task: one RX batch
  * @qp: the QP
@@ -488,6 +499,19 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	if (skb_queue_empty(&batch))
 		return more;
 
+	/*
+	 * A QP the requester or completer moved to Error (sroce_qp_error())
+	 * takes no more requests: those queued before go as the receive path
+	 * drops later ones, and no receive WQE is taken after the flush.
+	 */
+	if (sroce_resp_in_error(qp)) {
+		while ((skb = __skb_dequeue(&batch))) {
+			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
+			sroce_qp_put(sroce_pkt(skb)->qp);
+			kfree_skb(skb);
+		}
+		return more;
+	}
 	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
 	atomic64_add(skb_queue_len(&batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
 	if (!qp->srq)
@@ -560,8 +584,17 @@ void sroce_resp_stop(struct sroce_qp *qp, bool flush)
 {
 	sroce_task_assert_owned(&qp->task);
 	sroce_resp_purge(qp);
-	if (flush)
+	if (flush) {
 		sroce_resp_flush_rq(qp);
+		return;
+	}
+	/*
+	 * RESET or destroy: the receive in progress is dropped, not completed
+	 * (an RQ's stays posted), so that a later move to Error does not
+	 * flush it.
+	 */
+	sroce_cursor_put(&qp->resp.place);
+	qp->resp.have_wqe = false;
 }
 
 /* Every QP reference is gone and the task stopped. */

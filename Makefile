@@ -133,8 +133,7 @@ style:
 	@test -n "$(CHECKPATCH)" || { echo "style: no checkpatch.pl under KDIR=$(KDIR)"; exit 1; }
 	$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,EXPORT_SYMBOL,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
-		-f drivers/sroce/*.[ch] drivers/sroce/compat/probes/*.c kunit/sroce_kunit.c kunit/compat_kunit.c \
-		kunit/sq_kunit.c kunit/loopback_kunit.c
+		-f drivers/sroce/*.[ch] drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.c
 	# The case tables are shared with userspace: fixed-width C types, a table DSL.
 	$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,PREFER_KERNEL_TYPES,OPEN_ENDED_LINE,COMPLEX_MACRO \

@@ -153,6 +153,42 @@ static void queue_kernel_from_client_test(struct kunit *test)
 }
 
 /*
+ * RESET (sroce_queue_client_reset()): what the client posted and the
+ * kernel did not take is gone, and the whole capacity is free again.
+ */
+static void queue_kernel_reset_test(struct kunit *test)
+{
+	u32 num = 3, i;
+	struct sroce_queue *q = queue_new(test, &num, sizeof(struct queue_elem));
+	void *slot;
+
+	for (i = 0; i < 5; i++) {
+		slot = sroce_queue_client_tail(q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		queue_elem_put(slot, i);
+		sroce_queue_client_push(q);
+		if (i < 3) {
+			KUNIT_ASSERT_NOT_NULL(test, sroce_queue_head(q));
+			sroce_queue_pop(q);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, sroce_queue_count(q), 2u);
+	sroce_queue_client_reset(q);
+	KUNIT_EXPECT_EQ(test, sroce_queue_count(q), 0u);
+	KUNIT_EXPECT_NULL(test, sroce_queue_head(q));
+	for (i = 0; i < num; i++) {
+		slot = sroce_queue_client_tail(q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		queue_elem_put(slot, 100 + i);
+		sroce_queue_client_push(q);
+	}
+	KUNIT_EXPECT_NULL(test, sroce_queue_client_tail(q));
+	slot = sroce_queue_head(q);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	queue_expect_elem(test, slot, 100);
+}
+
+/*
  * TO_CLIENT (CQ): the kernel produces until the ring is full, the client
  * polls the entries in order, and what it releases the kernel can reuse.
  */
@@ -164,7 +200,6 @@ static void queue_kernel_to_client_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, num, 3u);
 	for (round = 0; round < 40; round++) {
-
 		while ((slot = sroce_queue_tail(q))) {
 			queue_elem_put(slot, produced++);
 			sroce_queue_push(q);
@@ -195,6 +230,7 @@ static struct kunit_case queue_cases[] = {
 	KUNIT_CASE(queue_kernel_bad_geometry_test),
 	KUNIT_CASE(queue_kernel_from_client_test),
 	KUNIT_CASE(queue_kernel_to_client_test),
+	KUNIT_CASE(queue_kernel_reset_test),
 	{}
 };
 

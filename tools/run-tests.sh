@@ -67,6 +67,10 @@ stage device tools/testvm/device-test.sh debug
 stage integrity tools/testvm/integrity-test.sh debug
 stage integrity-paged tools/testvm/integrity-test.sh debug sroce paged
 stage errors tools/testvm/errors-test.sh debug
+# Kernel verbs (sroce loaded with kverbs=1): tools/kverbs/sroce_kverbs.ko,
+# a kernel consumer, runs RC loopback checks in each CQ poll context on
+# stock rxe (the control) and then on sroce.
+stage kverbs tools/testvm/kverbs-test.sh debug
 # Debian's pyverbs: sroce as the responder (client on rxe), both ends on
 # sroce, and sroce as the requester (server on rxe), in one boot.
 stage pyverbs tools/testvm/pyverbs-test.sh debug

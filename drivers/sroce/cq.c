@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completion queues: user CQs only, one TO_CLIENT ring each (queue.c).
+ * Completion queues, one TO_CLIENT ring each (queue.c): a user CQ's is
+ * mapped by librxe, a kernel CQ's (created with no udata) is read by
+ * sroce_poll_cq().
  *
  * Invariants:
- * - cq->lock serialises the producer side of the ring, cq->notify and the
- *   replacement of the ring by resize.  It is taken with interrupts saved:
- *   CQEs are posted from softirq and from process context.
- * - Each slot starts with a 48-byte struct ib_uverbs_wc that librxe copies
- *   out as is.  A CQE is written before the producer index that makes it
- *   visible (sroce_queue_push()).
- * - The consumer index is the user's: it is read masked, and only to tell
- *   how many CQEs are still unconsumed.
- * - comp_handler and event_handler are called without cq->lock held.
+ * - cq->lock serialises the producer side of the ring, cq->notify, the
+ *   replacement of the ring by resize and, on a kernel CQ, poll_cq's
+ *   consumer side.  It is taken with interrupts saved: CQEs are posted
+ *   from softirq and from process context, and kernel ULPs poll and arm
+ *   with interrupts off.
+ * - A user CQ's slot starts with a 48-byte struct ib_uverbs_wc that librxe
+ *   copies out as is; a kernel CQ's holds a struct ib_wc.  A CQE is
+ *   written before the producer index that makes it visible
+ *   (sroce_queue_push()).
+ * - The consumer index is the client's: it is read masked, and only to
+ *   tell how many CQEs are still unconsumed.
+ * - comp_handler and event_handler are called without cq->lock held.  A
+ *   kernel CQ's comp_handler runs with BHs off, so the IRQ_POLL softirq of
+ *   an IB_POLL_SOFTIRQ CQ runs as soon as it returns, on this CPU.
  */
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -20,7 +27,7 @@
 
 #include "sroce.h"
 
-/* A CQE's slot: librxe rejects a ring whose slots are smaller. */
+/* A user CQE's slot: librxe rejects a ring whose slots are smaller. */
 #define SROCE_CQE_SIZE sizeof(struct ib_uverbs_wc)
 
 /* The user's consumer index, masked. */
@@ -52,20 +59,30 @@ int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	u32 num_cqe;
 	int err;
 
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (!udata && !to_sdev(ibcq->device)->kverbs)
 		return -EOPNOTSUPP;
 	if (attr->cqe > INT_MAX || cq_check_cqe(ibcq, attr->cqe))
 		return -EINVAL;
+	spin_lock_init(&cq->lock);
+	cq->notify = 0;
+	num_cqe = attr->cqe;
+	/* comp_vector is a hint: the CQEs come from the QP tasks' CPUs. */
+	if (!udata) {
+		cq->is_kernel = true;
+		cq->cqe_size = sizeof(struct ib_wc);
+		err = sroce_queue_init_kernel(&cq->queue, &num_cqe, cq->cqe_size);
+		if (err)
+			return err;
+		ibcq->cqe = num_cqe;
+		return 0;
+	}
 	if (udata->outlen < sizeof(resp))
 		return -EINVAL;
 
 	uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
-	spin_lock_init(&cq->lock);
-	cq->notify = 0;
-
-	num_cqe = attr->cqe;
+	cq->cqe_size = SROCE_CQE_SIZE;
 	err = sroce_queue_init(&uctx->ibuc, &cq->queue, &num_cqe, SROCE_CQE_SIZE, &resp.mi);
 	if (err)
 		return err;
@@ -81,17 +98,20 @@ err_cleanup_queue:
 	sroce_queue_cleanup(&cq->queue);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_create_cq);
 
 int sroce_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	sroce_queue_cleanup(&to_scq(ibcq)->queue);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_destroy_cq);
 
 /*
  * librxe's resize replaces the ring: it unmaps the old one and maps the
  * one described in the response.  The unconsumed CQEs move to the start of
- * the new ring, in order.
+ * the new ring, in order.  A kernel CQ's ring is replaced the same way,
+ * under the lock its poll_cq takes.
  */
 int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
@@ -103,23 +123,27 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	u32 num_cqe, count, cons, i;
 	int err;
 
-	if (!udata)
-		return -EOPNOTSUPP;
+	if (!udata != cq->is_kernel)
+		return -EINVAL;
 	err = cq_check_cqe(ibcq, cqe);
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
-		return -EINVAL;
-
-	uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
 	num_cqe = cqe;
-	err = sroce_queue_init(&uctx->ibuc, &new, &num_cqe, SROCE_CQE_SIZE, &resp.mi);
-	if (err)
-		return err;
-
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err)
-		goto err_cleanup_new;
+	if (cq->is_kernel) {
+		err = sroce_queue_init_kernel(&new, &num_cqe, cq->cqe_size);
+		if (err)
+			return err;
+	} else {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		uctx = rdma_udata_to_drv_context(udata, struct sroce_ucontext, ibuc);
+		err = sroce_queue_init(&uctx->ibuc, &new, &num_cqe, SROCE_CQE_SIZE, &resp.mi);
+		if (err)
+			return err;
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_cleanup_new;
+	}
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cons = cq_consumer(&cq->queue);
@@ -130,7 +154,7 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		goto err_cleanup_new;
 	}
 	for (i = 0; i < count; i++)
-		memcpy(cq_slot(&new, i), cq_slot(&cq->queue, cons + i), SROCE_CQE_SIZE);
+		memcpy(cq_slot(&new, i), cq_slot(&cq->queue, cons + i), cq->cqe_size);
 	new.index = count;
 	/* The moved CQEs are written before the index that shows them. */
 	smp_store_release(&new.buf->producer_index, new.index);
@@ -146,6 +170,7 @@ err_cleanup_new:
 	sroce_queue_cleanup(&new);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_resize_cq);
 
 /**
  * sroce_cq_arm() - the arm a notification request leaves (IBA 11.4.2.2)
@@ -196,18 +221,49 @@ int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_notify_cq);
+
+/* A CQE for a kernel consumer: @wc's fields, and the QP and wr_cqe as pointers. */
+static void cq_kernel_wc(struct ib_wc *k, struct sroce_qp *qp, const struct ib_uverbs_wc *wc)
+{
+	/*
+	 * The opcode, status and flag values are ib_core's own in both
+	 * layouts: uverbs copies an ib_wc's into an ib_uverbs_wc as they are.
+	 */
+	*k = (struct ib_wc){
+		.wr_id = wc->wr_id,	/* wr_cqe, for ib_alloc_cq() users */
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.qp = &qp->ibqp,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.slid = wc->slid,
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
+		k->ex.invalidate_rkey = wc->ex.invalidate_rkey;
+	else
+		k->ex.imm_data = wc->ex.imm_data;
+}
 
 /**
  * sroce_cq_post() - post one CQE and signal an armed CQ
  * @cq: the completion queue
- * @wc: the CQE, in the layout librxe polls
+ * @qp: the QP the completion is of
+ * @wc: the CQE, in the layout librxe polls (a kernel CQ gets it as ib_wc)
  * @solicited: the completion is solicited (a receive with the BTH SE bit);
  *	an unsuccessful one signals a SOLICITED arm too (sroce_cq_fires())
  *
  * Context: any; takes cq->lock with interrupts saved.
  * Return: 0, or -ENOSPC if the CQ overflowed (IB_EVENT_CQ_ERR is raised).
  */
-int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solicited)
+int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
+		  bool solicited)
 {
 	struct ib_cq *ibcq = &cq->ibcq;
 	unsigned long flags;
@@ -229,13 +285,52 @@ int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solic
 		}
 		return -ENOSPC;
 	}
-	memcpy(slot, wc, SROCE_CQE_SIZE);
+	if (cq->is_kernel)
+		cq_kernel_wc(slot, qp, wc);
+	else
+		memcpy(slot, wc, SROCE_CQE_SIZE);
 	sroce_queue_push(&cq->queue);
 
 	signal = sroce_cq_fires(&cq->notify, solicited, wc->status != IB_WC_SUCCESS);
 	spin_unlock_irqrestore(&cq->lock, flags);
 
-	if (signal)
+	if (!signal)
+		return 0;
+	if (cq->is_kernel) {
+		local_bh_disable();
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
+		local_bh_enable();
+	} else {
+		ibcq->comp_handler(ibcq, ibcq->cq_context);
+	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_cq_post);
+
+/**
+ * sroce_poll_cq() - ops.poll_cq: take up to @num_entries CQEs of a kernel CQ
+ * @ibcq: the CQ
+ * @num_entries: room in @wc
+ * @wc: filled in order, oldest first
+ *
+ * Context: any (ULPs poll from softirq and with interrupts off).
+ * Return: the number of CQEs taken, or -EINVAL for a user CQ.
+ */
+int sroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct sroce_cq *cq = to_scq(ibcq);
+	unsigned long flags;
+	const void *slot;
+	int n = 0;
+
+	if (!cq->is_kernel)
+		return -EINVAL;
+	spin_lock_irqsave(&cq->lock, flags);
+	while (n < num_entries && (slot = sroce_queue_client_head(&cq->queue))) {
+		memcpy(&wc[n++], slot, sizeof(*wc));
+		sroce_queue_client_pop(&cq->queue);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_poll_cq);

@@ -247,6 +247,23 @@ static const struct ib_device_ops sroce_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sroce_ucontext, ibuc),
 };
 
+/*
+ * The kernel verbs: with them ib_core counts sroce as a kernel verbs
+ * provider (ib_device_check_mandatory()) and attaches its kernel clients,
+ * ib_mad, ib_cm and rdma_cm among them.  ib_mad needs a GSI QP, which
+ * sroce does not have yet, so they are off unless asked for.
+ */
+static bool kverbs;
+module_param(kverbs, bool, 0444);
+MODULE_PARM_DESC(kverbs,
+		 "Offer kernel verbs (kernel PD, CQ, RC QP, DMA MR) to kernel consumers; no GSI QP yet (default: off)");
+
+static const struct ib_device_ops sroce_kverbs_ops = {
+	.get_dma_mr = sroce_get_dma_mr,
+	.poll_cq = sroce_poll_cq,
+	.post_recv = sroce_post_recv,
+};
+
 static void sroce_port_event(struct sroce_dev *sdev, enum ib_event_type type)
 {
 	struct ib_event ev = {
@@ -293,6 +310,9 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) |
 				       BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	ib_set_device_ops(&sdev->ibdev, &sroce_dev_ops);
+	sdev->kverbs = kverbs;
+	if (kverbs)
+		ib_set_device_ops(&sdev->ibdev, &sroce_kverbs_ops);
 
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)

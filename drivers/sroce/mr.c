@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Protection domains and user memory regions: registration, key lookup
- * for the responder, and the copies and atomics it performs on MR memory.
+ * Protection domains and memory regions: user MRs and the DMA MR of
+ * kernel PDs, registration, key lookup for the engines, and the copies
+ * and atomics they perform on MR memory.
  *
  * Keys: an MR's lkey and rkey are equal, (index << 8) | a random low byte,
  * where index (1..0xffffff) is its slot in sdev->mr_xa.  The slot is
@@ -16,8 +17,13 @@
  * because a lookup may still be reading it while its count is zero.
  *
  * The device uses virtual DMA, so the pinned pages are kernel-addressable
- * and mapped with kmap_local_page().  Atomics are serialised device-wide
- * by sdev->atomic_lock.
+ * and mapped with kmap_local_page().  A DMA MR (get_dma_mr: a kernel PD's
+ * local_dma_lkey, and its unsafe global rkey) spans the whole address
+ * space: its iova is 0 and its addresses are the kernel virtual addresses
+ * ib_dma_map_*() returns under virtual DMA.  Each page is looked up from
+ * its address, and an address outside the direct map (a bad SGE, or a
+ * peer's guess through the global rkey) fails the copy instead of being
+ * dereferenced.  Atomics are serialised device-wide by sdev->atomic_lock.
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
@@ -38,6 +44,9 @@
 
 int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	/* ib_alloc_pd() would call the get_dma_mr that is not offered. */
+	if (!udata && !to_sdev(ibpd->device)->kverbs)
+		return -EOPNOTSUPP;
 	return 0;
 }
 
@@ -57,6 +66,20 @@ static bool sroce_mr_covers(const struct sroce_mr *mr, u64 iova, u64 len)
 static u64 sroce_mr_offset(const struct sroce_mr *mr, u64 iova)
 {
 	return iova - mr->iova + mr->first_offset;
+}
+
+/*
+ * The page holding MR byte @off (from the start of pages[0]; for a DMA MR
+ * the kernel virtual address itself), or NULL if there is none.
+ */
+static struct page *sroce_mr_page(const struct sroce_mr *mr, u64 off)
+{
+	const void *va;
+
+	if (mr->kind == SROCE_MR_USER)
+		return mr->pages[off >> PAGE_SHIFT];
+	va = (const void *)(uintptr_t)(off & PAGE_MASK);
+	return virt_addr_valid(va) ? virt_to_page(va) : NULL;
 }
 
 /* Record the umem's pages, in order, in mr->pages. */
@@ -82,13 +105,41 @@ static int sroce_mr_fill_pages(struct sroce_mr *mr)
 	return 0;
 }
 
+/*
+ * Give @mr its keys and make it visible to lookups: the slot is reserved
+ * empty, so lookups find nothing until the MR is whole.
+ */
+static int sroce_mr_publish(struct sroce_dev *sdev, struct ib_pd *ibpd, struct sroce_mr *mr)
+{
+	u32 index, key;
+	int err;
+
+	refcount_set(&mr->refs, 1);
+	init_completion(&mr->released);
+	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
+			      XA_LIMIT(1, SROCE_MR_INDEX_MAX), &sdev->mr_next, GFP_KERNEL);
+	if (err < 0)
+		return err;
+
+	key = index << 8 | get_random_u8();
+	mr->ibmr.lkey = key;
+	mr->ibmr.rkey = key;
+	mr->ibmr.device = ibpd->device;
+	mr->ibmr.pd = ibpd;
+
+	err = xa_err(xa_store(&sdev->mr_xa, index, mr, GFP_KERNEL));
+	if (err) {
+		xa_erase(&sdev->mr_xa, index);
+		return err;
+	}
+	return 0;
+}
+
 struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
 				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata)
 {
 	struct sroce_dev *sdev = to_sdev(ibpd->device);
 	struct sroce_mr *mr;
-	u32 index;
-	u32 key;
 	int err;
 
 	if (access & ~SROCE_MR_ACCESS_ACCEPTED)
@@ -114,33 +165,17 @@ struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 i
 		goto err_release_umem;
 
 	mr->sdev = sdev;
+	mr->kind = SROCE_MR_USER;
 	mr->first_offset = ib_umem_offset(mr->umem);
 	mr->iova = iova;
 	mr->length = length;
 	mr->access = access & SROCE_MR_ACCESS;
-	refcount_set(&mr->refs, 1);
-	init_completion(&mr->released);
 
-	/* Reserve the slot empty: lookups find nothing until it is published. */
-	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
-			      XA_LIMIT(1, SROCE_MR_INDEX_MAX), &sdev->mr_next, GFP_KERNEL);
-	if (err < 0)
-		goto err_free_pages;
-
-	key = index << 8 | get_random_u8();
-	mr->ibmr.lkey = key;
-	mr->ibmr.rkey = key;
-	mr->ibmr.device = ibpd->device;
-	mr->ibmr.pd = ibpd;
-
-	err = xa_err(xa_store(&sdev->mr_xa, index, mr, GFP_KERNEL));
+	err = sroce_mr_publish(sdev, ibpd, mr);
 	if (err)
-		goto err_erase;
-
+		goto err_free_pages;
 	return &mr->ibmr;
 
-err_erase:
-	xa_erase(&sdev->mr_xa, index);
 err_free_pages:
 	kvfree(mr->pages);
 err_release_umem:
@@ -148,6 +183,37 @@ err_release_umem:
 err_free_mr:
 	kfree(mr);
 	return ERR_PTR(err);
+}
+
+/**
+ * sroce_get_dma_mr() - ops.get_dma_mr: the DMA MR of a kernel PD
+ * @ibpd: the PD
+ * @access: IB_ACCESS_*; remote rights only for IB_PD_UNSAFE_GLOBAL_RKEY
+ *
+ * ib_core takes pd->local_dma_lkey (and the unsafe global rkey) from it,
+ * since sroce has no device-wide local DMA lkey.
+ */
+struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct sroce_mr *mr;
+	int err;
+
+	if (access & ~SROCE_MR_ACCESS)
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->sdev = to_sdev(ibpd->device);
+	mr->kind = SROCE_MR_DMA;
+	mr->iova = 0;
+	mr->length = U64_MAX;
+	mr->access = access;
+	err = sroce_mr_publish(mr->sdev, ibpd, mr);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
 }
 
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
@@ -209,8 +275,12 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned i
 	while (len && !err) {
 		unsigned int pgoff = off & ~PAGE_MASK;
 		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
-		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+		struct page *page = sroce_mr_page(mr, off);
+		void *va;
 
+		if (!page)
+			return -EFAULT;
+		va = kmap_local_page(page);
 		if (dir == SROCE_COPY_TO_MR)
 			err = skb_copy_bits(skb, skb_off, va + pgoff, n);
 		else
@@ -234,8 +304,12 @@ int sroce_mr_store(struct sroce_mr *mr, u64 iova, const void *buf, u32 len)
 	while (len) {
 		unsigned int pgoff = off & ~PAGE_MASK;
 		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
-		void *va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+		struct page *page = sroce_mr_page(mr, off);
+		void *va;
 
+		if (!page)
+			return -EFAULT;
+		va = kmap_local_page(page);
 		memcpy(va + pgoff, buf, n);
 		kunmap_local(va);
 		buf += n;
@@ -253,6 +327,7 @@ int sroce_mr_store(struct sroce_mr *mr, u64 iova, const void *buf, u32 len)
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
 		    u64 *orig)
 {
+	struct page *page;
 	u64 off, value;
 	void *va;
 	u64 *p;
@@ -265,7 +340,10 @@ int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u
 		return -EFAULT;
 
 	off = sroce_mr_offset(mr, iova);
-	va = kmap_local_page(mr->pages[off >> PAGE_SHIFT]);
+	page = sroce_mr_page(mr, off);
+	if (!page)
+		return -EFAULT;
+	va = kmap_local_page(page);
 	p = va + (off & ~PAGE_MASK);
 
 	spin_lock_bh(&mr->sdev->atomic_lock);

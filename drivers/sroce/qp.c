@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RC queue pairs: create, modify, query, destroy, the QPN table and the
- * post_send doorbell.  Only user QPs exist: librxe owns the SQ and RQ
- * rings (queue.c), the responder (resp.c) consumes the RQ or SRQ.
+ * post_send doorbell.  A user QP's SQ and RQ rings are librxe's (queue.c);
+ * a kernel QP's (created with no udata) are kernel rings that its
+ * ib_post_send()/ib_post_recv() fill (kverbs.c).  The responder (resp.c)
+ * consumes the RQ or SRQ either way.
  *
  * Locking:
  * - sdev->qp_xa maps QPN -> QP.  A QP is stored there only once it is
@@ -78,25 +80,68 @@ static int sroce_qp_check_cap(const struct sroce_dev *sdev, const struct ib_qp_c
 	return 0;
 }
 
+/* A user QP's ring, mmap()able through @uctx, or a kernel QP's (@uctx NULL). */
+static int sroce_qp_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num,
+			       size_t elem_size, struct mminfo *mi)
+{
+	if (!uctx)
+		return sroce_queue_init_kernel(q, num, elem_size);
+	return sroce_queue_init(uctx, q, num, elem_size, mi);
+}
+
+/*
+ * RESET empties a kernel QP's rings: WRs posted and not yet taken are
+ * discarded with no completion (IBA 10.3.1: the work queues are emptied).
+ * A user QP's rings are librxe's to reset.  The task is stopped.
+ */
+static void sroce_qp_discard_kernel_rings(struct sroce_qp *qp)
+{
+	unsigned long flags;
+
+	if (!qp->is_kernel)
+		return;
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	sroce_queue_client_reset(&qp->sq);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (qp->srq)
+		return;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	sroce_queue_client_reset(&qp->rq);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+}
+
 int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata)
 {
 	struct sroce_dev *sdev = to_sdev(ibqp->device);
 	struct sroce_qp *qp = to_sqp(ibqp);
 	struct rxe_create_qp_resp resp = {};
-	struct ib_ucontext *uctx;
+	struct ib_ucontext *uctx = NULL;
 	u32 qpn, num, wqe_size;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC || !udata || init->rwq_ind_tbl)
+	if (init->qp_type != IB_QPT_RC || init->rwq_ind_tbl)
 		return -EOPNOTSUPP;
-	if (init->create_flags || udata->inlen || udata->outlen < sizeof(resp))
+	if (!udata && !sdev->kverbs)
+		return -EOPNOTSUPP;
+	if (init->create_flags)
+		return -EINVAL;
+	if (udata && (udata->inlen || udata->outlen < sizeof(resp)))
 		return -EINVAL;
 	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	/* A kernel QP's CQs are kernel CQs, a user QP's are the user's. */
+	if (to_scq(init->send_cq)->is_kernel != !udata ||
+	    to_scq(init->recv_cq)->is_kernel != !udata)
 		return -EINVAL;
 	err = sroce_qp_check_cap(sdev, &init->cap, !!init->srq);
 	if (err)
 		return err;
-	uctx = sroce_uctx(udata);
+	/* Kernel SRQs are not offered yet (srq.c refuses them). */
+	if (udata)
+		uctx = sroce_uctx(udata);
+	qp->is_kernel = !udata;
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
 
 	qp->sdev = sdev;
 	qp->pd = to_spd(ibqp->pd);
@@ -127,8 +172,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->sq_max_sge = wqe_size / sizeof(struct rxe_sge);
 	qp->sq_max_inline = wqe_size;
 	num = init->cap.max_send_wr;
-	err = sroce_queue_init(uctx, &qp->sq, &num, sizeof(struct rxe_send_wqe) + wqe_size,
-			       &resp.sq_mi);
+	err = sroce_qp_queue_init(uctx, &qp->sq, &num, sizeof(struct rxe_send_wqe) + wqe_size,
+				  &resp.sq_mi);
 	if (err)
 		goto err_erase;
 	init->cap.max_send_wr = num;
@@ -141,8 +186,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	} else {
 		qp->rq_max_sge = init->cap.max_recv_sge;
 		num = init->cap.max_recv_wr;
-		err = sroce_queue_init(uctx, &qp->rq, &num, sizeof(struct rxe_recv_wqe) +
-				       qp->rq_max_sge * sizeof(struct rxe_sge), &resp.rq_mi);
+		err = sroce_qp_queue_init(uctx, &qp->rq, &num, sizeof(struct rxe_recv_wqe) +
+					  qp->rq_max_sge * sizeof(struct rxe_sge), &resp.rq_mi);
 		if (err)
 			goto err_sq;
 		init->cap.max_recv_wr = num;
@@ -157,9 +202,11 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	err = sroce_sqs_create(qp);
 	if (err)
 		goto err_resp;
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err)
-		goto err_sqs;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_sqs;
+	}
 	err = xa_err(xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL));
 	if (err)
 		goto err_sqs;
@@ -352,7 +399,7 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 	spin_lock_bh(&qp->state_lock);
 	live = qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR;
 	if (live)
-		qp->state = IB_QPS_ERR;
+		WRITE_ONCE(qp->state, IB_QPS_ERR);
 	spin_unlock_bh(&qp->state_lock);
 	if (!live)
 		return;
@@ -436,7 +483,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	sroce_qp_store_attr(qp, attr, mask, &av);
 	if (next != IB_QPS_RTR)
-		qp->state = next;
+		WRITE_ONCE(qp->state, next);
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
 	if (next == cur)
@@ -450,7 +497,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			break;
 		sroce_task_start(&qp->task);
 		spin_lock_irqsave(&qp->state_lock, flags);
-		qp->state = IB_QPS_RTR;
+		WRITE_ONCE(qp->state, IB_QPS_RTR);
 		spin_unlock_irqrestore(&qp->state_lock, flags);
 		break;
 	case IB_QPS_RTS:
@@ -476,8 +523,14 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			/* Flush now, and the WQEs posted later on their doorbell. */
 			sroce_sq_error_flush(qp);
 			sroce_task_start(&qp->task);
+			/*
+			 * A kernel post that saw ERR before the start found
+			 * the task stopped: this pass flushes what it posted.
+			 */
+			sroce_task_schedule(&qp->task);
 		} else {
 			sroce_sq_reset(qp);
+			sroce_qp_discard_kernel_rings(qp);
 		}
 		break;
 	default:
@@ -583,8 +636,8 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * (sroce_task_run()), which saves a worker wakeup per message; with
  * messages in flight it goes to the worker, which then finds several new
  * WQEs at once and sets AckReq on the last of them only.  Before RTS,
- * EINVAL, as stock rxe (the WQEs stay in the ring).  Kernel WRs come with
- * the kernel verbs (not yet).
+ * EINVAL, as stock rxe (the WQEs stay in the ring).  A kernel QP's WRs go
+ * to kverbs.c, which only schedules the task.
  */
 int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
@@ -593,6 +646,8 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	enum ib_qp_state state;
 	unsigned long flags;
 
+	if (qp->is_kernel)
+		return sroce_post_send_kernel(qp, wr, bad_wr);
 	if (wr) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;

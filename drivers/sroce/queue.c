@@ -289,6 +289,19 @@ void sroce_queue_client_pop(struct sroce_queue *q)
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_client_pop);
 
+/*
+ * A kernel ring emptied, for a QP's move to RESET: what the client posted
+ * and the kernel did not take is discarded.  The caller holds the client's
+ * lock and owns the kernel's side (the QP task is stopped).
+ */
+void sroce_queue_client_reset(struct sroce_queue *q)
+{
+	q->index = 0;
+	WRITE_ONCE(q->buf->producer_index, 0);
+	WRITE_ONCE(q->buf->consumer_index, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_queue_client_reset);
+
 /* ops.mmap: map a ring at the offset sroce_queue_init() returned. */
 int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {

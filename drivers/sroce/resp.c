@@ -120,6 +120,11 @@ out:
 	return err;
 }
 
+/*
+ * The receive WQE's slot goes back before its CQE is posted
+ * (sroce_recv_cqe() reads only the shadow): a consumer reposting from its
+ * completion handler must find the room.
+ */
 static void sroce_release_wqe(struct sroce_qp *qp)
 {
 	sroce_cursor_put(&qp->resp.place);
@@ -149,7 +154,7 @@ static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 op
 		wc.ex.invalidate_rkey = be32_to_cpu(pkt->imm_data);
 		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 	}
-	sroce_cq_post(qp->rcq, &wc, pkt && pkt->se);
+	sroce_cq_post(qp->rcq, qp, &wc, pkt && pkt->se);
 }
 
 /* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
@@ -161,8 +166,8 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 		return SROCE_EXEC_RNR;
 	if (err) {
 		/* A WQE corrupted in the ring: it completes in error, consumed. */
-		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
 		sroce_release_wqe(qp);
+		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
 		return SROCE_EXEC_REM_OP;
 	}
 	qp->resp.have_wqe = true;
@@ -214,13 +219,13 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		enum ib_wc_status st = err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
 						 IB_WC_LOC_PROT_ERR;
 
-		sroce_recv_cqe(qp, st, IB_WC_RECV, resp->recv_offset, NULL);
 		sroce_release_wqe(qp);
+		sroce_recv_cqe(qp, st, IB_WC_RECV, resp->recv_offset, NULL);
 		return err;
 	}
 	if (xf & SROCE_XF_LAST) {
-		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
 		sroce_release_wqe(qp);
+		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
 }
@@ -272,8 +277,8 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		resp->write_resid -= pkt->payload_len;
 	}
 	if (imm) {
-		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset, pkt);
 		sroce_release_wqe(qp);
+		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
 }
@@ -336,6 +341,16 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
 	return SROCE_EXEC_INVALID;	/* the core never asks for anything else */
 }
 
+/* Up to @n receives posted on the QP's own RQ complete with IB_WC_WR_FLUSH_ERR. */
+static void sroce_resp_flush_posted(struct sroce_qp *qp, u32 n)
+{
+	while (n-- && sroce_queue_head(&qp->rq)) {
+		sroce_fetch_wqe(qp, &qp->resp.wqe);	/* wr_id is read even from a bad WQE */
+		sroce_queue_pop(&qp->rq);
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+	}
+}
+
 /*
  * Error state: the receive in progress completes with IB_WC_WR_FLUSH_ERR
  * (an SRQ's too: it was this QP's), then every receive still posted on the
@@ -353,19 +368,15 @@ void sroce_resp_flush_rq(struct sroce_qp *qp)
 
 	sroce_task_assert_owned(&qp->task);
 	if (resp->have_wqe) {
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 		sroce_release_wqe(qp);
+		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 	}
 	if (qp->srq) {
 		/* IBA 11.6.3.1: this QP will take no more of the SRQ's WQEs. */
 		sroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
 		return;
 	}
-	while (n-- && sroce_queue_head(&qp->rq)) {
-		sroce_fetch_wqe(qp, &resp->wqe);	/* wr_id is read even from a bad WQE */
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
-		sroce_queue_pop(&qp->rq);
-	}
+	sroce_resp_flush_posted(qp, n);
 }
 
 /* The core moved the QP to Error under @rule: an access error or a fatal one. */
@@ -489,6 +500,13 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	struct sk_buff_head batch;
 	struct sk_buff *skb;
 	bool more;
+
+	/*
+	 * A kernel QP's receives posted in Error are flushed here, behind
+	 * those the move to Error flushed (ib_drain_rq() waits for its own).
+	 */
+	if (qp->is_kernel && !qp->srq && sroce_resp_in_error(qp))
+		sroce_resp_flush_posted(qp, qp->rq.index_mask);
 
 	__skb_queue_head_init(&batch);
 	spin_lock_bh(&resp->rxq.lock);

@@ -117,6 +117,12 @@ struct sroce_dev {
 	spinlock_t atomic_lock;
 	atomic64_t counters[SROCE_CNT_COUNT];
 	struct list_head list;		/* in sroce_devs (device.c) while registered */
+	/*
+	 * Kernel verbs offered (the kverbs parameter at newlink): without them
+	 * ib_core has no get_dma_mr, poll_cq or post_recv to call, so kernel
+	 * PDs, CQs and QPs are refused.
+	 */
+	bool kverbs;
 };
 
 struct sroce_ucontext {
@@ -162,6 +168,12 @@ struct sroce_cq {
 	spinlock_t lock;
 	struct sroce_queue queue;
 	u8 notify;			/* 0, IB_CQ_NEXT_COMP or IB_CQ_SOLICITED */
+	/*
+	 * Fixed at create: a kernel CQ's slots hold a struct ib_wc, which
+	 * poll_cq copies out under lock; a user CQ's a struct ib_uverbs_wc.
+	 */
+	bool is_kernel;
+	u32 cqe_size;
 };
 
 /* --- mr.c --------------------------------------------------------------- */
@@ -170,9 +182,20 @@ struct sroce_pd {
 	struct ib_pd ibpd;
 };
 
+/*
+ * USER: pinned user pages.  DMA (get_dma_mr): the kernel's own memory,
+ * addressed by the kernel virtual addresses that virtual DMA hands out
+ * (ib_dma_map_*()); every address is checked against the direct map.
+ */
+enum sroce_mr_kind {
+	SROCE_MR_USER,
+	SROCE_MR_DMA,
+};
+
 struct sroce_mr {
 	struct ib_mr ibmr;
 	struct sroce_dev *sdev;
+	enum sroce_mr_kind kind;
 	struct ib_umem *umem;
 	struct page **pages;		/* the umem's pages, in order */
 	unsigned long npages;
@@ -276,6 +299,15 @@ struct sroce_qp {
 	u32 sq_max_inline;
 	u32 rq_max_sge;
 	enum ib_sig_type sq_sig_type;
+	/*
+	 * A kernel QP (created with no udata): its rings are kernel rings
+	 * (queue.c) that post_send and post_recv fill under sq_lock and
+	 * rq_lock, taken with interrupts saved, from any context.  A post only
+	 * queues and schedules the task (kverbs.c).
+	 */
+	bool is_kernel;
+	spinlock_t sq_lock;		/* a kernel SQ's client (producer) side */
+	spinlock_t rq_lock;		/* a kernel RQ's client (producer) side */
 	/* Owned by the QP task: the RQ's consumer index (unused with an SRQ). */
 	struct sroce_queue rq;
 	/*
@@ -428,6 +460,7 @@ void *sroce_queue_client_tail(struct sroce_queue *q);	/* kernel FROM_CLIENT: fre
 void sroce_queue_client_push(struct sroce_queue *q);	/* kernel FROM_CLIENT: publish it */
 void *sroce_queue_client_head(struct sroce_queue *q);	/* kernel TO_CLIENT: next slot */
 void sroce_queue_client_pop(struct sroce_queue *q);	/* kernel TO_CLIENT: release it */
+void sroce_queue_client_reset(struct sroce_queue *q);	/* kernel: empty the ring */
 int sroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void sroce_mmap_free(struct rdma_user_mmap_entry *entry);
 
@@ -439,7 +472,9 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 u8 sroce_cq_arm(u8 notify, enum ib_cq_notify_flags flags);
 bool sroce_cq_fires(u8 *notify, bool solicited, bool error);
-int sroce_cq_post(struct sroce_cq *cq, const struct ib_uverbs_wc *wc, bool solicited);
+int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
+		  bool solicited);
+int sroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 
 /* mr.c */
 int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
@@ -447,6 +482,7 @@ int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 iova,
 				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata);
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access);
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
 void sroce_mr_put(struct sroce_mr *mr);
@@ -477,6 +513,12 @@ void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);
 void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
+
+/* kverbs.c: the work queue front end of kernel QPs */
+int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr);
+int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
 
 /* srq.c */
 int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

@@ -231,24 +231,26 @@ u32 sroce_sq_fetch(struct sroce_qp *qp, u32 budget)
 	return n;
 }
 
-/* A WQE retired: its CQE if it is owed one, and its slot back to the user. */
+/*
+ * A WQE retired: its slot back to the client, then its CQE if it is owed
+ * one.  The slot goes first, as a consumer may post its next WR from the
+ * completion handler (an IB_POLL_SOFTIRQ CQ's runs inside sroce_cq_post())
+ * and must find the room the completed WR leaves.
+ */
 void sroce_sq_retire(struct sroce_qp *qp, const struct sroce_sq_cqe *c)
 {
-	struct sroce_swqe *sw = sroce_swqe(qp, c->wqe);
+	struct ib_uverbs_wc wc = {
+		.wr_id = sroce_swqe(qp, c->wqe)->wr_id,
+		.status = sroce_wc_status_ib[c->status],
+		.opcode = c->op < SROCE_WR_OP_COUNT ? sroce_wc_opcodes[c->op] : 0,
+		.byte_len = c->byte_len,
+		.qp_num = qp->ibqp.qp_num,
+	};
 
-	if (c->signaled) {
-		struct ib_uverbs_wc wc = {
-			.wr_id = sw->wr_id,
-			.status = sroce_wc_status_ib[c->status],
-			.opcode = c->op < SROCE_WR_OP_COUNT ? sroce_wc_opcodes[c->op] : 0,
-			.byte_len = c->byte_len,
-			.qp_num = qp->ibqp.qp_num,
-		};
-
-		sroce_cq_post(qp->scq, &wc, false);
-	}
 	if (!WARN_ON_ONCE(!qp->sqs.fetched)) {
 		qp->sqs.fetched--;
 		sroce_queue_pop(&qp->sq);
 	}
+	if (c->signaled)
+		sroce_cq_post(qp->scq, qp, &wc, false);
 }

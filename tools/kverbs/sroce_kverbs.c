@@ -1,0 +1,1670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sroce_kverbs: a kernel consumer of the RDMA verbs that tests a provider.
+ *
+ *	insmod sroce_kverbs.ko dev=NAME
+ *
+ * At load it runs RC loopback tests on device NAME: two QPs of the device
+ * connected to each other through a RoCEv2 GID of port 1 (the IPv4-mapped
+ * one, and an IPv6 one that is not link-local if there is one), once for
+ * each CQ poll context (DIRECT, SOFTIRQ, WORKQUEUE).  Each check prints one
+ * line,
+ *
+ *	KVERBS <dev> <check>_<poll>_<family> PASS
+ *	KVERBS <dev> <check>_<poll>_<family> FAIL <detail>
+ *
+ * (and SKIP or NOTE lines, which are neither), and the last line is
+ * "KVERBS <dev> RESULT PASS" or "KVERBS <dev> RESULT FAIL".  The load
+ * always succeeds (the log is the verdict) and frees everything before
+ * init returns; unload has nothing to do.
+ *
+ * Every work request carries a struct ib_cqe; DIRECT CQs are polled with
+ * ib_process_cq_direct(), the others call back from softirq or a
+ * workqueue.  No wait is longer than KV_TIMEOUT_S.  Remote access uses the
+ * PD's unsafe global rkey (which grants remote read and write), the
+ * atomics a DMA MR made the way ib_core makes the PD's own, with remote
+ * atomic access added.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/string.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <net/ipv6.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_cache.h>
+
+static char *kv_dev_name = "sroce0";
+module_param_named(dev, kv_dev_name, charp, 0444);
+MODULE_PARM_DESC(dev, "the RDMA device to test (default sroce0)");
+
+enum {
+	KV_PORT = 1,
+	KV_BUF_SIZE = 72 * 1024,	/* each of the four data buffers */
+	KV_CQE = 128,
+	KV_MAX_WR = 32,
+	KV_SGE = 4,
+	KV_INLINE = 64,
+	KV_RD_ATOMIC = 4,
+	KV_BURST = 8,			/* unsignaled WRs before a signaled one */
+	KV_CANARY = 0xa5,		/* bytes nothing may write */
+	KV_TIMEOUT_S = 10,
+	KV_ATOM_TARGET = 64,		/* offset of the remote u64 */
+	KV_ATOM_RESULT = 128,		/* offset of the returned u64 */
+};
+
+#define KV_X 0x1111222233334444ULL
+#define KV_Y 0x5555666677778888ULL
+#define KV_ADD 0x0101010101010101ULL
+
+/* The argument of a send check: the length, and whether with immediate. */
+#define KV_ARG_IMM	BIT(31)
+#define KV_ARG_LEN	0xffffffUL
+
+/* Completion slots: one struct ib_cqe each, re-armed before each use. */
+enum kv_comp_id {
+	KV_SEND,	/* QP 0's send queue */
+	KV_SEND2,
+	KV_RECV,	/* QP 1's receive queue */
+	KV_STRAY,	/* WRs that must never complete */
+	KV_LEFT,	/* receives left posted when the QPs are destroyed */
+	KV_ESEND,	/* the error pairs */
+	KV_ESEND2,
+	KV_ERECV,
+	KV_FILL,	/* receives of the full-ring check */
+	KV_NCOMP,
+};
+
+struct kv_comp {
+	struct ib_cqe cqe;
+	struct completion done;
+	struct ib_wc wc;	/* the last completion */
+	atomic_t count;		/* completions since armed */
+};
+
+struct kv_buf {
+	void *va;
+	u64 dma;
+	bool mapped;
+};
+
+struct kv_seg {
+	u32 off;
+	u32 len;
+};
+
+struct kv_dev {
+	struct ib_device *ibdev;
+	const char *name;
+	bool rxe;		/* stock rdma_rxe */
+	unsigned int pass;
+	unsigned int fail;
+};
+
+/* One loopback run: one poll context, one GID. */
+struct kv_run {
+	struct kv_dev *d;
+	enum ib_poll_context poll;
+	const struct ib_gid_attr *gid;
+	char sfx[24];		/* "_<poll>_<family>" */
+	char why[192];		/* the first reason of a failing check */
+	struct ib_pd *pd;
+	struct ib_mr *atomic_mr;
+	struct ib_cq *cq[2];
+	struct ib_qp *qp[2];	/* QP 0 mostly requests, QP 1 responds */
+	struct ib_qp_cap cap;	/* as ib_create_qp() returned it */
+	struct kv_buf src[2];
+	struct kv_buf dst[2];
+	u8 *expect;		/* what a destination buffer must hold */
+	struct kv_comp comp[KV_NCOMP];
+	u8 seed;
+	bool broken;		/* pair A can no longer be trusted */
+	atomic_t qp_events;
+	enum ib_event_type last_event;
+	atomic_t repost_armed;	/* KV_FILL's handler reposts one receive */
+	int repost_ret;		/* what that post returned */
+	atomic_t fill_errors;	/* KV_FILL completions that were not successes */
+};
+
+typedef bool (*kv_test_fn)(struct kv_run *r, unsigned long arg);
+
+static const char *kv_poll_name(enum ib_poll_context poll)
+{
+	switch (poll) {
+	case IB_POLL_DIRECT:
+		return "direct";
+	case IB_POLL_SOFTIRQ:
+		return "softirq";
+	case IB_POLL_WORKQUEUE:
+		return "workqueue";
+	default:
+		return "other";
+	}
+}
+
+/* Reporting */
+
+static void kv_dev_report(struct kv_dev *d, const char *check, bool ok,
+			  const char *why)
+{
+	if (ok) {
+		d->pass++;
+		pr_info("KVERBS %s %s PASS\n", d->name, check);
+	} else {
+		d->fail++;
+		pr_info("KVERBS %s %s FAIL %s\n", d->name, check, why);
+	}
+}
+
+/* Record why the check fails (the first reason given wins); false. */
+static __printf(2, 3) bool kv_fail(struct kv_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->why[0])
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static void kv_report(struct kv_run *r, const char *check, bool ok)
+{
+	if (ok) {
+		r->d->pass++;
+		pr_info("KVERBS %s %s%s PASS\n", r->d->name, check, r->sfx);
+	} else {
+		r->d->fail++;
+		pr_info("KVERBS %s %s%s FAIL %s\n", r->d->name, check, r->sfx,
+			r->why[0] ? r->why : "(no detail)");
+	}
+	r->why[0] = '\0';
+}
+
+/* Run one traffic check on pair A, unless an earlier one broke it. */
+static void kv_check(struct kv_run *r, const char *check, kv_test_fn fn,
+		     unsigned long arg)
+{
+	bool ok;
+
+	if (r->broken)
+		ok = kv_fail(r, "not run: an earlier failure left the QPs unusable");
+	else
+		ok = fn(r, arg);
+	kv_report(r, check, ok);
+}
+
+/* Completions */
+
+static void kv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kv_comp *c = container_of(wc->wr_cqe, struct kv_comp, cqe);
+
+	c->wc = *wc;
+	atomic_inc(&c->count);
+	complete(&c->done);
+}
+
+static int kv_post_recv(struct kv_run *r, struct ib_qp *qp, struct kv_comp *c,
+			struct kv_buf *b, const struct kv_seg *s, int n);
+static int kv_poll_direct(struct kv_run *r);
+
+/*
+ * KV_FILL's handler: on an IB_POLL_SOFTIRQ CQ it runs inside the
+ * provider's completion; once armed it reposts the receive at once, as a
+ * ULP refilling its ring does.
+ */
+static void kv_done_fill(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct kv_comp *c = container_of(wc->wr_cqe, struct kv_comp, cqe);
+	struct kv_run *r = container_of(c, struct kv_run, comp[KV_FILL]);
+	const struct kv_seg d = { 0, 64 };
+
+	if (wc->status != IB_WC_SUCCESS)
+		atomic_inc(&r->fill_errors);
+	if (atomic_xchg(&r->repost_armed, 0))
+		r->repost_ret = kv_post_recv(r, r->qp[1], c, &r->dst[1], &d, 1);
+	kv_done(cq, wc);
+}
+
+/* Wait until c has @n completions since armed. */
+static bool kv_wait_count(struct kv_run *r, struct kv_comp *c, int n)
+{
+	unsigned long deadline = jiffies + KV_TIMEOUT_S * HZ;
+
+	while (atomic_read(&c->count) < n) {
+		if (r->poll == IB_POLL_DIRECT && kv_poll_direct(r))
+			continue;
+		if (time_after(jiffies, deadline))
+			return false;
+		usleep_range(20, 100);
+	}
+	return true;
+}
+
+static struct kv_comp *kv_arm(struct kv_run *r, enum kv_comp_id id)
+{
+	struct kv_comp *c = &r->comp[id];
+
+	reinit_completion(&c->done);
+	atomic_set(&c->count, 0);
+	memset(&c->wc, 0, sizeof(c->wc));
+	return c;
+}
+
+static int kv_poll_direct(struct kv_run *r)
+{
+	return ib_process_cq_direct(r->cq[0], 16) +
+	       ib_process_cq_direct(r->cq[1], 16);
+}
+
+/* Wait for a completion of c: true if one came within KV_TIMEOUT_S. */
+static bool kv_wait(struct kv_run *r, struct kv_comp *c)
+{
+	unsigned long deadline = jiffies + KV_TIMEOUT_S * HZ;
+
+	if (r->poll != IB_POLL_DIRECT)
+		return wait_for_completion_timeout(&c->done, KV_TIMEOUT_S * HZ);
+	while (!completion_done(&c->done)) {
+		if (kv_poll_direct(r))
+			continue;
+		if (time_after(jiffies, deadline))
+			return false;
+		usleep_range(20, 100);
+	}
+	return true;
+}
+
+/* Give completions that should not come the time to come anyway. */
+static void kv_settle(struct kv_run *r)
+{
+	msleep(50);
+	if (r->poll == IB_POLL_DIRECT)
+		while (kv_poll_direct(r))
+			;
+}
+
+/* Wait for c and check its status, QP, opcode (on success) and count. */
+static bool kv_wc(struct kv_run *r, struct kv_comp *c, const char *what,
+		  enum ib_wc_status status, enum ib_wc_opcode opcode,
+		  struct ib_qp *qp)
+{
+	if (!kv_wait(r, c)) {
+		r->broken = true;
+		return kv_fail(r, "%s: no completion in %d s", what, KV_TIMEOUT_S);
+	}
+	if (c->wc.status != status) {
+		if (status == IB_WC_SUCCESS)
+			r->broken = true;
+		return kv_fail(r, "%s: status %s (%d), expected %s", what,
+			       ib_wc_status_msg(c->wc.status), c->wc.status,
+			       ib_wc_status_msg(status));
+	}
+	if (c->wc.qp != qp)
+		return kv_fail(r, "%s: wc.qp is not the QP posted to", what);
+	if (status == IB_WC_SUCCESS && c->wc.opcode != opcode)
+		return kv_fail(r, "%s: opcode %d, expected %d", what,
+			       c->wc.opcode, opcode);
+	if (atomic_read(&c->count) != 1)
+		return kv_fail(r, "%s: %d completions for one WR", what,
+			       atomic_read(&c->count));
+	return true;
+}
+
+static bool kv_no_stray(struct kv_run *r, const char *what)
+{
+	int n;
+
+	kv_settle(r);
+	n = atomic_read(&r->comp[KV_STRAY].count);
+	if (n)
+		return kv_fail(r, "%s: %d completion(s) of WRs that must not complete (last: %s)",
+			       what, n,
+			       ib_wc_status_msg(r->comp[KV_STRAY].wc.status));
+	return true;
+}
+
+/* Data */
+
+static u8 kv_pat(u8 seed, u32 i)
+{
+	u32 x = i * 2654435761U + seed * 40503U;
+
+	return (u8)((x >> 24) ^ (x >> 11));
+}
+
+static void kv_to_dev(struct kv_run *r, struct kv_buf *b)
+{
+	ib_dma_sync_single_for_device(r->d->ibdev, b->dma, KV_BUF_SIZE,
+				      DMA_BIDIRECTIONAL);
+}
+
+static void kv_to_cpu(struct kv_run *r, struct kv_buf *b)
+{
+	ib_dma_sync_single_for_cpu(r->d->ibdev, b->dma, KV_BUF_SIZE,
+				   DMA_BIDIRECTIONAL);
+}
+
+static void kv_fill(struct kv_buf *b, u8 seed)
+{
+	u8 *p = b->va;
+	u32 i;
+
+	for (i = 0; i < KV_BUF_SIZE; i++)
+		p[i] = kv_pat(seed, i);
+}
+
+/* A fresh pattern in src, canaries in dst; returns the pattern's seed. */
+static u8 kv_prepare(struct kv_run *r, struct kv_buf *src, struct kv_buf *dst)
+{
+	u8 seed = ++r->seed;
+
+	kv_fill(src, seed);
+	memset(dst->va, KV_CANARY, KV_BUF_SIZE);
+	kv_to_dev(r, src);
+	kv_to_dev(r, dst);
+	return seed;
+}
+
+/*
+ * The expected destination: canaries, and the stream gathered from the
+ * source segments s (pattern seed) scattered into the segments d.
+ */
+static void kv_expect(struct kv_run *r, u8 seed, const struct kv_seg *s,
+		      int ns, const struct kv_seg *d, int nd)
+{
+	u32 so = 0, dofs = 0, n, k;
+	int si = 0, di = 0;
+
+	memset(r->expect, KV_CANARY, KV_BUF_SIZE);
+	while (si < ns && di < nd) {
+		n = min(s[si].len - so, d[di].len - dofs);
+		for (k = 0; k < n; k++)
+			r->expect[d[di].off + dofs + k] =
+				kv_pat(seed, s[si].off + so + k);
+		so += n;
+		dofs += n;
+		if (so == s[si].len) {
+			si++;
+			so = 0;
+		}
+		if (dofs == d[di].len) {
+			di++;
+			dofs = 0;
+		}
+	}
+}
+
+static bool kv_verify(struct kv_run *r, struct kv_buf *b, const char *what)
+{
+	const u8 *p = b->va;
+	u32 i;
+
+	kv_to_cpu(r, b);
+	for (i = 0; i < KV_BUF_SIZE; i++)
+		if (p[i] != r->expect[i])
+			return kv_fail(r, "%s: byte %u is %#x, expected %#x",
+				       what, i, p[i], r->expect[i]);
+	return true;
+}
+
+/* Work requests */
+
+static void kv_sges(struct kv_run *r, struct ib_sge *sge, struct kv_buf *b,
+		    const struct kv_seg *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sge[i].addr = b->dma + s[i].off;
+		sge[i].length = s[i].len;
+		sge[i].lkey = r->pd->local_dma_lkey;
+	}
+}
+
+static int kv_post_recv(struct kv_run *r, struct ib_qp *qp, struct kv_comp *c,
+			struct kv_buf *b, const struct kv_seg *s, int n)
+{
+	const struct ib_recv_wr *bad = NULL;
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge[KV_SGE];
+
+	kv_sges(r, sge, b, s, n);
+	wr.wr_cqe = &c->cqe;
+	wr.sg_list = n ? sge : NULL;
+	wr.num_sge = n;
+	return ib_post_recv(qp, &wr, &bad);
+}
+
+/*
+ * Post wr on QP 0 as a signaled WR of KV_SEND, after a receive on QP 1
+ * (KV_RECV, into dst[1] at the segments rs) if recv.
+ */
+static bool kv_xfer_post(struct kv_run *r, struct ib_send_wr *wr, bool recv,
+			 const struct kv_seg *rs, int nrs)
+{
+	const struct ib_send_wr *bad = NULL;
+	struct kv_comp *sc = kv_arm(r, KV_SEND);
+	struct kv_comp *rc = kv_arm(r, KV_RECV);
+	int ret;
+
+	if (recv) {
+		ret = kv_post_recv(r, r->qp[1], rc, &r->dst[1], rs, nrs);
+		if (ret)
+			return kv_fail(r, "ib_post_recv: %d", ret);
+	}
+	wr->wr_cqe = &sc->cqe;
+	wr->send_flags |= IB_SEND_SIGNALED;
+	ret = ib_post_send(r->qp[0], wr, &bad);
+	if (ret) {
+		if (recv)	/* a receive is left over */
+			r->broken = true;
+		return kv_fail(r, "ib_post_send: %d", ret);
+	}
+	return true;
+}
+
+static bool kv_xfer_wait(struct kv_run *r, enum ib_wc_opcode sop, bool recv,
+			 enum ib_wc_opcode rop)
+{
+	if (!kv_wc(r, &r->comp[KV_SEND], "send completion", IB_WC_SUCCESS, sop,
+		   r->qp[0]))
+		return false;
+	if (recv && !kv_wc(r, &r->comp[KV_RECV], "receive completion",
+			   IB_WC_SUCCESS, rop, r->qp[1])) {
+		r->broken = true;
+		return false;
+	}
+	return true;
+}
+
+static bool kv_xfer(struct kv_run *r, struct ib_send_wr *wr,
+		    enum ib_wc_opcode sop, bool recv, const struct kv_seg *rs,
+		    int nrs, enum ib_wc_opcode rop)
+{
+	return kv_xfer_post(r, wr, recv, rs, nrs) &&
+	       kv_xfer_wait(r, sop, recv, rop);
+}
+
+static bool kv_check_imm(struct kv_run *r, bool imm, __be32 want)
+{
+	const struct ib_wc *wc = &r->comp[KV_RECV].wc;
+
+	if (!imm) {
+		if (wc->wc_flags & IB_WC_WITH_IMM)
+			return kv_fail(r, "IB_WC_WITH_IMM set without immediate data");
+		return true;
+	}
+	if (!(wc->wc_flags & IB_WC_WITH_IMM))
+		return kv_fail(r, "IB_WC_WITH_IMM not set");
+	if (wc->ex.imm_data != want)
+		return kv_fail(r, "immediate %#x, expected %#x",
+			       be32_to_cpu(wc->ex.imm_data), be32_to_cpu(want));
+	return true;
+}
+
+static bool kv_check_len(struct kv_run *r, u32 len)
+{
+	u32 got = r->comp[KV_RECV].wc.byte_len;
+
+	if (got != len)
+		return kv_fail(r, "byte_len %u, expected %u", got, len);
+	return true;
+}
+
+/* Checks on pair A */
+
+/* SEND or SEND_WITH_IMM of one SGE: arg is the length (| KV_ARG_IMM). */
+static bool kv_t_send(struct kv_run *r, unsigned long arg)
+{
+	u32 len = arg & KV_ARG_LEN;
+	bool imm = arg & KV_ARG_IMM;
+	const struct kv_seg s = { 3, len }, d = { 0, KV_BUF_SIZE };
+	__be32 immv = cpu_to_be32(0x5a000000 | len);
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	if (imm)
+		wr.ex.imm_data = immv;
+	if (!kv_xfer(r, &wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
+	    !kv_check_len(r, len) || !kv_check_imm(r, imm, immv))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "receive buffer");
+}
+
+/*
+ * The receive ring filled: posts are taken up to at least the capacity
+ * ib_create_qp() reported, the one beyond is refused with -ENOMEM and
+ * bad_wr set to it.  A SEND then consumes one receive, and its completion
+ * handler reposts at once, which must find the room the completed receive
+ * left (the provider releases the slot before it completes the WR).  Then
+ * SENDs consume every receive left, each a success.
+ */
+static bool kv_t_ring_full(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 0, 1 }, d = { 0, 64 };
+	struct kv_comp *c = kv_arm(r, KV_FILL);
+	const struct ib_recv_wr *bad = NULL;
+	struct ib_recv_wr rwr = {};
+	struct ib_send_wr wr = {};
+	struct ib_sge sge, rsge;
+	int n = 0, ret, i;
+
+	atomic_set(&r->fill_errors, 0);
+	for (;;) {
+		kv_sges(r, &rsge, &r->dst[1], &d, 1);
+		rwr.wr_cqe = &c->cqe;
+		rwr.sg_list = &rsge;
+		rwr.num_sge = 1;
+		bad = NULL;
+		ret = ib_post_recv(r->qp[1], &rwr, &bad);
+		if (ret || n == 4096)
+			break;
+		n++;
+	}
+	r->broken = true;	/* until every receive posted is consumed */
+	if (ret != -ENOMEM || bad != &rwr)
+		return kv_fail(r, "post %d: %d (bad_wr %s), expected -ENOMEM with bad_wr set",
+			       n + 1, ret, bad == &rwr ? "set" : "not set");
+	if (n < r->cap.max_recv_wr)
+		return kv_fail(r, "only %d receives taken, capacity %u reported", n,
+			       r->cap.max_recv_wr);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	r->repost_ret = 1;
+	atomic_set(&r->repost_armed, 1);
+	if (!kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0) || !kv_wait_count(r, c, 1))
+		return kv_fail(r, "the first SEND did not complete");
+	if (r->repost_ret)
+		return kv_fail(r, "repost from the completion handler: %d", r->repost_ret);
+	for (i = 0; i < n; i++) {
+		memset(&wr, 0, sizeof(wr));
+		wr.opcode = IB_WR_SEND;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		if (!kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0) ||
+		    !kv_wait_count(r, c, i + 2))
+			return kv_fail(r, "SEND %d of %d to consume the ring did not complete",
+				       i + 1, n);
+	}
+	if (atomic_read(&r->fill_errors))
+		return kv_fail(r, "%d receive completions in error", atomic_read(&r->fill_errors));
+	r->broken = false;
+	return kv_no_stray(r, "ring_full");
+}
+
+/* Gathered from three unaligned SGEs, scattered into three others. */
+static const struct kv_seg kv_sg_send[] = { { 3, 7 }, { 1001, 1500 }, { 7777, 2999 } };
+static const struct kv_seg kv_sg_recv[] = { { 1, 100 }, { 2049, 3000 }, { 9003, 2000 } };
+
+static bool kv_t_send_sge3(struct kv_run *r, unsigned long arg)
+{
+	struct ib_send_wr wr = {};
+	struct ib_sge sge[3];
+	u8 seed;
+
+	if (r->cap.max_send_sge < 3 || r->cap.max_recv_sge < 3)
+		return kv_fail(r, "max_send_sge %u, max_recv_sge %u: fewer than 3",
+			       r->cap.max_send_sge, r->cap.max_recv_sge);
+	seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+	kv_sges(r, sge, &r->src[0], kv_sg_send, 3);
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = sge;
+	wr.num_sge = 3;
+	if (!kv_xfer(r, &wr, IB_WC_SEND, true, kv_sg_recv, 3, IB_WC_RECV) ||
+	    !kv_check_len(r, 7 + 1500 + 2999))
+		return false;
+	kv_expect(r, seed, kv_sg_send, 3, kv_sg_recv, 3);
+	return kv_verify(r, &r->dst[1], "receive buffers");
+}
+
+/* Inline: the source may be reused as soon as ib_post_send() returns. */
+static bool kv_t_send_inline(struct kv_run *r, unsigned long arg)
+{
+	u32 len = min_t(u32, r->cap.max_inline_data, 61);
+	const struct kv_seg s = { 5, len }, d = { 0, KV_BUF_SIZE };
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	u8 seed;
+
+	if (!len)
+		return kv_fail(r, "max_inline_data is 0");
+	seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_INLINE;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	if (!kv_xfer_post(r, &wr, true, &d, 1))
+		return false;
+	memset(r->src[0].va + s.off, 0x5a, len);
+	kv_to_dev(r, &r->src[0]);
+	if (!kv_xfer_wait(r, IB_WC_SEND, true, IB_WC_RECV) ||
+	    !kv_check_len(r, len))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "receive buffer (source overwritten after the post)");
+}
+
+/* RDMA WRITE of arg bytes (0: no SGE) into dst[1] at an odd offset. */
+static bool kv_t_write(struct kv_run *r, unsigned long arg)
+{
+	u32 len = arg;
+	const struct kv_seg s = { 3, len }, d = { 5, len };
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.sg_list = len ? &sge : NULL;
+	wr.wr.num_sge = len ? 1 : 0;
+	wr.remote_addr = r->dst[1].dma + d.off;
+	wr.rkey = r->pd->unsafe_global_rkey;
+	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_WRITE, false, NULL, 0, 0))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "target buffer");
+}
+
+/* RDMA WRITE_WITH_IMM: consumes a receive (with no SGE) on QP 1. */
+static bool kv_t_write_imm(struct kv_run *r, unsigned long arg)
+{
+	u32 len = arg;
+	const struct kv_seg s = { 3, len }, d = { 5, len };
+	__be32 immv = cpu_to_be32(0xa5000000 | len);
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.ex.imm_data = immv;
+	wr.remote_addr = r->dst[1].dma + d.off;
+	wr.rkey = r->pd->unsafe_global_rkey;
+	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_WRITE, true, NULL, 0,
+		     IB_WC_RECV_RDMA_WITH_IMM) ||
+	    !kv_check_len(r, len) || !kv_check_imm(r, true, immv))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "target buffer");
+}
+
+/* RDMA READ of arg bytes from src[1] into dst[0]. */
+static bool kv_t_read(struct kv_run *r, unsigned long arg)
+{
+	u32 len = arg;
+	const struct kv_seg s = { 3, len }, d = { 7, len };
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[1], &r->dst[0]);
+
+	kv_sges(r, &sge, &r->dst[0], &d, 1);
+	wr.wr.opcode = IB_WR_RDMA_READ;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = r->src[1].dma + s.off;
+	wr.rkey = r->pd->unsafe_global_rkey;
+	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_READ, false, NULL, 0, 0))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[0], "local buffer");
+}
+
+struct kv_atomic_case {
+	const char *name;
+	enum ib_wr_opcode op;
+	enum ib_wc_opcode wop;
+	u64 init;	/* the remote value before, and the one returned */
+	u64 compare_add;
+	u64 swap;
+	u64 after;	/* the remote value after */
+};
+
+static const struct kv_atomic_case kv_atomics[] = {
+	{ "atomic_cmp_swp", IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
+	  KV_X, KV_X, KV_Y, KV_Y },
+	{ "atomic_cmp_swp_miss", IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
+	  KV_Y, 1, KV_X, KV_Y },
+	{ "atomic_fetch_add", IB_WR_ATOMIC_FETCH_AND_ADD, IB_WC_FETCH_ADD,
+	  KV_Y, KV_ADD, 0, KV_Y + KV_ADD },
+};
+
+/* Set the remote u64 (dst[1]) and canaries everywhere else. */
+static void kv_atomic_prepare(struct kv_run *r, u64 init)
+{
+	memset(r->dst[0].va, KV_CANARY, KV_BUF_SIZE);
+	memset(r->dst[1].va, KV_CANARY, KV_BUF_SIZE);
+	*(u64 *)(r->dst[1].va + KV_ATOM_TARGET) = init;
+	kv_to_dev(r, &r->dst[0]);
+	kv_to_dev(r, &r->dst[1]);
+}
+
+static bool kv_check_u64(struct kv_run *r, struct kv_buf *b, u32 off, u64 want,
+			 const char *what)
+{
+	u64 got;
+
+	kv_to_cpu(r, b);
+	got = *(u64 *)(b->va + off);
+	if (got != want)
+		return kv_fail(r, "%s %#llx, expected %#llx", what, got, want);
+	memset(r->expect, KV_CANARY, KV_BUF_SIZE);
+	memcpy(r->expect + off, &want, sizeof(want));
+	return kv_verify(r, b, what);
+}
+
+static bool kv_t_atomic(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_atomic_case *c = &kv_atomics[arg];
+	const struct kv_seg res = { KV_ATOM_RESULT, sizeof(u64) };
+	struct ib_atomic_wr wr = {};
+	struct ib_sge sge;
+
+	if (!r->atomic_mr)
+		return kv_fail(r, "no DMA MR with remote atomic access");
+	kv_atomic_prepare(r, c->init);
+	kv_sges(r, &sge, &r->dst[0], &res, 1);
+	wr.wr.opcode = c->op;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = r->dst[1].dma + KV_ATOM_TARGET;
+	wr.rkey = r->atomic_mr->rkey;
+	wr.compare_add = c->compare_add;
+	wr.swap = c->swap;
+	return kv_xfer(r, &wr.wr, c->wop, false, NULL, 0, 0) &&
+	       kv_check_u64(r, &r->dst[0], KV_ATOM_RESULT, c->init,
+			    "returned original value") &&
+	       kv_check_u64(r, &r->dst[1], KV_ATOM_TARGET, c->after,
+			    "remote value after");
+}
+
+/*
+ * A READ into dst[0], then a fenced SEND of what it read: the SEND must
+ * wait for the READ's data.
+ */
+static bool kv_t_fence(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg rs = { 11, 4097 }, ls = { 0, 4097 };
+	const struct kv_seg d = { 0, KV_BUF_SIZE };
+	const struct ib_send_wr *bad = NULL;
+	struct kv_comp *c0 = kv_arm(r, KV_SEND), *c1 = kv_arm(r, KV_SEND2);
+	struct kv_comp *rc = kv_arm(r, KV_RECV);
+	struct ib_rdma_wr rd = {};
+	struct ib_send_wr snd = {};
+	struct ib_sge sge[2];
+	u8 seed = kv_prepare(r, &r->src[1], &r->dst[0]);
+	int ret;
+
+	memset(r->dst[1].va, KV_CANARY, KV_BUF_SIZE);
+	kv_to_dev(r, &r->dst[1]);
+	ret = kv_post_recv(r, r->qp[1], rc, &r->dst[1], &d, 1);
+	if (ret)
+		return kv_fail(r, "ib_post_recv: %d", ret);
+	kv_sges(r, &sge[0], &r->dst[0], &ls, 1);
+	kv_sges(r, &sge[1], &r->dst[0], &ls, 1);
+	rd.wr.wr_cqe = &c0->cqe;
+	rd.wr.opcode = IB_WR_RDMA_READ;
+	rd.wr.send_flags = IB_SEND_SIGNALED;
+	rd.wr.sg_list = &sge[0];
+	rd.wr.num_sge = 1;
+	rd.wr.next = &snd;
+	rd.remote_addr = r->src[1].dma + rs.off;
+	rd.rkey = r->pd->unsafe_global_rkey;
+	snd.wr_cqe = &c1->cqe;
+	snd.opcode = IB_WR_SEND;
+	snd.send_flags = IB_SEND_SIGNALED | IB_SEND_FENCE;
+	snd.sg_list = &sge[1];
+	snd.num_sge = 1;
+	ret = ib_post_send(r->qp[0], &rd.wr, &bad);
+	if (ret) {
+		r->broken = true;
+		return kv_fail(r, "ib_post_send: %d", ret);
+	}
+	if (!kv_wc(r, c0, "READ completion", IB_WC_SUCCESS, IB_WC_RDMA_READ, r->qp[0]) ||
+	    !kv_wc(r, c1, "SEND completion", IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]) ||
+	    !kv_wc(r, rc, "receive completion", IB_WC_SUCCESS, IB_WC_RECV, r->qp[1]) ||
+	    !kv_check_len(r, ls.len))
+		return false;
+	kv_expect(r, seed, &rs, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "received (what the READ fetched)");
+}
+
+/* KV_BURST unsignaled WRITEs, then a signaled one: one completion. */
+struct kv_burst {
+	struct kv_seg s[KV_BURST + 1];
+	struct kv_seg d[KV_BURST + 1];
+	struct ib_rdma_wr wr[KV_BURST + 1];
+	struct ib_sge sge[KV_BURST + 1];
+};
+
+static bool kv_t_burst(struct kv_run *r, unsigned long arg)
+{
+	const struct ib_send_wr *bad = NULL;
+	struct kv_comp *stray = kv_arm(r, KV_STRAY);
+	struct kv_comp *sc = kv_arm(r, KV_SEND);
+	struct kv_burst *b;
+	bool ok = false;
+	u8 seed;
+	int i, ret;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return kv_fail(r, "no memory");
+	seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+	for (i = 0; i <= KV_BURST; i++) {
+		b->s[i].off = 1 + i * 1024;
+		b->s[i].len = 1000;
+		b->d[i].off = 2 + i * 1024;
+		b->d[i].len = 1000;
+		kv_sges(r, &b->sge[i], &r->src[0], &b->s[i], 1);
+		b->wr[i].wr.wr_cqe = i < KV_BURST ? &stray->cqe : &sc->cqe;
+		b->wr[i].wr.opcode = IB_WR_RDMA_WRITE;
+		b->wr[i].wr.send_flags = i < KV_BURST ? 0 : IB_SEND_SIGNALED;
+		b->wr[i].wr.sg_list = &b->sge[i];
+		b->wr[i].wr.num_sge = 1;
+		b->wr[i].wr.next = i < KV_BURST ? &b->wr[i + 1].wr : NULL;
+		b->wr[i].remote_addr = r->dst[1].dma + b->d[i].off;
+		b->wr[i].rkey = r->pd->unsafe_global_rkey;
+	}
+	ret = ib_post_send(r->qp[0], &b->wr[0].wr, &bad);
+	if (ret) {
+		r->broken = true;
+		kv_fail(r, "ib_post_send: %d", ret);
+		goto out;
+	}
+	if (!kv_wc(r, sc, "signaled WRITE", IB_WC_SUCCESS, IB_WC_RDMA_WRITE, r->qp[0]) ||
+	    !kv_no_stray(r, "unsignaled WRITEs"))
+		goto out;
+	kv_expect(r, seed, b->s, KV_BURST + 1, b->d, KV_BURST + 1);
+	ok = kv_verify(r, &r->dst[1], "target buffer");
+out:
+	kfree(b);
+	return ok;
+}
+
+/* A SEND with the solicited bit reaches a CQ with a completion handler. */
+static bool kv_t_solicited(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SOLICITED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	if (!kv_xfer(r, &wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
+	    !kv_check_len(r, s.len))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "receive buffer");
+}
+
+/*
+ * A harmless WR (an 8-byte WRITE into dst[1]) that ib_post_send() must
+ * refuse: with the QP in RESET or INIT (arg: the state).
+ */
+static bool kv_t_post_refused(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 0, 8 };
+	const struct ib_send_wr *bad = NULL;
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.wr.wr_cqe = &kv_arm(r, KV_STRAY)->cqe;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = r->dst[1].dma + 256;
+	wr.rkey = r->pd->unsafe_global_rkey;
+	ret = ib_post_send(r->qp[0], &wr.wr, &bad);
+	if (!ret)
+		return kv_fail(r, "ib_post_send in %s returned 0",
+			       arg == IB_QPS_RESET ? "RESET" : "INIT");
+	if (bad != &wr.wr)
+		return kv_fail(r, "returned %d but bad_wr does not point to the WR", ret);
+	return true;
+}
+
+/* An opcode RC has no use for (LSO is for UD) must be refused. */
+static bool kv_t_bad_opcode(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 0, 8 };
+	const struct ib_send_wr *bad = NULL;
+	struct ib_ud_wr wr = {};	/* room for what an LSO WR carries */
+	struct ib_sge sge;
+	int ret;
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.wr.wr_cqe = &kv_arm(r, KV_STRAY)->cqe;
+	wr.wr.opcode = IB_WR_LSO;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	ret = ib_post_send(r->qp[0], &wr.wr, &bad);
+	if (!ret) {
+		r->broken = true;
+		return kv_fail(r, "IB_WR_LSO on an RC QP was accepted");
+	}
+	if (bad != &wr.wr)
+		return kv_fail(r, "returned %d but bad_wr does not point to the WR", ret);
+	return kv_no_stray(r, "refused WR");
+}
+
+/*
+ * A list of a good WRITE and one with max_send_sge + 1 SGEs: the first
+ * is posted and completes, the second is refused and named by bad_wr.
+ */
+static bool kv_t_too_many_sge(struct kv_run *r, unsigned long arg)
+{
+	u32 i, n = r->cap.max_send_sge + 1;
+	const struct kv_seg s = { 0, 8 };
+	const struct ib_send_wr *bad = NULL;
+	struct ib_rdma_wr good = {}, over = {};
+	struct kv_comp *sc = kv_arm(r, KV_SEND);
+	struct ib_sge *sges, sge;
+	bool ok = true;
+	int ret;
+
+	sges = kcalloc(n, sizeof(*sges), GFP_KERNEL);
+	if (!sges)
+		return kv_fail(r, "no memory for %u SGEs", n);
+	for (i = 0; i < n; i++) {
+		sges[i].addr = r->src[0].dma + 16 * i;
+		sges[i].length = 8;
+		sges[i].lkey = r->pd->local_dma_lkey;
+	}
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	good.wr.wr_cqe = &sc->cqe;
+	good.wr.opcode = IB_WR_RDMA_WRITE;
+	good.wr.send_flags = IB_SEND_SIGNALED;
+	good.wr.sg_list = &sge;
+	good.wr.num_sge = 1;
+	good.wr.next = &over.wr;
+	good.remote_addr = r->dst[1].dma;
+	good.rkey = r->pd->unsafe_global_rkey;
+	over.wr.wr_cqe = &kv_arm(r, KV_STRAY)->cqe;
+	over.wr.opcode = IB_WR_RDMA_WRITE;
+	over.wr.send_flags = IB_SEND_SIGNALED;
+	over.wr.sg_list = sges;
+	over.wr.num_sge = n;
+	over.remote_addr = r->dst[1].dma + 1024;
+	over.rkey = r->pd->unsafe_global_rkey;
+	ret = ib_post_send(r->qp[0], &good.wr, &bad);
+	if (!ret) {
+		ok = kv_fail(r, "a WR of %u SGEs was accepted (max_send_sge %u)",
+			     n, r->cap.max_send_sge);
+		r->broken = true;
+	} else if (bad != &over.wr) {
+		ok = kv_fail(r, "returned %d but bad_wr is %s", ret,
+			     bad == &good.wr ? "the good first WR" : "not the second WR");
+	}
+	/* Unless refused too, the first WR completes. */
+	if (ret && bad == &good.wr)
+		goto out;
+	if (!kv_wc(r, sc, "the good first WR", IB_WC_SUCCESS, IB_WC_RDMA_WRITE,
+		   r->qp[0]) ||
+	    !kv_no_stray(r, "refused WR"))
+		ok = false;
+out:
+	kfree(sges);
+	return ok;
+}
+
+/* Setup */
+
+static void kv_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct kv_run *r = ctx;
+
+	WRITE_ONCE(r->last_event, ev->event);
+	atomic_inc(&r->qp_events);
+}
+
+static struct ib_qp *kv_create_qp(struct kv_run *r, int side)
+{
+	struct ib_qp_init_attr ia = {
+		.event_handler = kv_qp_event,
+		.qp_context = r,
+		.send_cq = r->cq[side],
+		.recv_cq = r->cq[side],
+		.cap = {
+			.max_send_wr = KV_MAX_WR,
+			.max_recv_wr = KV_MAX_WR,
+			.max_send_sge = KV_SGE,
+			.max_recv_sge = KV_SGE,
+			.max_inline_data = KV_INLINE,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp *qp = ib_create_qp(r->pd, &ia);
+
+	if (IS_ERR(qp)) {
+		kv_fail(r, "ib_create_qp: %ld", PTR_ERR(qp));
+		return NULL;
+	}
+	if (side == 0)
+		r->cap = ia.cap;
+	return qp;
+}
+
+static bool kv_modify_init(struct kv_run *r, struct ib_qp *qp)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = KV_PORT,
+		.qp_access_flags = IB_ACCESS_REMOTE_READ |
+				   IB_ACCESS_REMOTE_WRITE |
+				   IB_ACCESS_REMOTE_ATOMIC,
+	};
+	int ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			       IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+
+	if (ret)
+		return kv_fail(r, "modify to INIT: %d", ret);
+	return true;
+}
+
+/*
+ * INIT -> RTR -> RTS towards dqpn, the AV our own GID.  ib_modify_qp()
+ * resolves the destination MAC only for user QPs (udata): a kernel
+ * consumer brings it, here the MAC of the GID's own netdev.
+ */
+static bool kv_modify_rts(struct kv_run *r, struct ib_qp *qp, u32 dqpn,
+			  u32 rq_psn, u32 sq_psn)
+{
+	union ib_gid dgid = r->gid->gid;
+	struct ib_qp_attr a = {};
+	struct net_device *ndev;
+	int ret;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(r->gid);
+	if (IS_ERR(ndev)) {
+		rcu_read_unlock();
+		return kv_fail(r, "the GID has no netdev: %ld", PTR_ERR(ndev));
+	}
+	ether_addr_copy(a.ah_attr.roce.dmac, ndev->dev_addr);
+	rcu_read_unlock();
+
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = IB_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = rq_psn;
+	a.max_dest_rd_atomic = KV_RD_ATOMIC;
+	a.min_rnr_timer = 12;
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&a.ah_attr, KV_PORT);
+	rdma_ah_set_sl(&a.ah_attr, 0);
+	rdma_ah_set_grh(&a.ah_attr, &dgid, 0, r->gid->index, 64, 0);
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (ret)
+		return kv_fail(r, "modify to RTR: %d", ret);
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.sq_psn = sq_psn;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = KV_RD_ATOMIC;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN | IB_QP_TIMEOUT |
+			   IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+			   IB_QP_MAX_QP_RD_ATOMIC);
+	if (ret)
+		return kv_fail(r, "modify to RTS: %d", ret);
+	return true;
+}
+
+static bool kv_query_state(struct kv_run *r, struct ib_qp *qp,
+			   enum ib_qp_state want, enum ib_qp_state *got)
+{
+	struct ib_qp_init_attr ia;
+	struct ib_qp_attr a;
+	int ret;
+
+	ret = ib_query_qp(qp, &a, IB_QP_STATE, &ia);
+	if (ret)
+		return kv_fail(r, "ib_query_qp: %d", ret);
+	*got = a.qp_state;
+	return a.qp_state == want;
+}
+
+static bool kv_connect(struct kv_run *r, struct ib_qp *a, struct ib_qp *b,
+		       u32 psn_a, u32 psn_b)
+{
+	enum ib_qp_state st = IB_QPS_RESET;
+
+	if (!kv_modify_rts(r, a, b->qp_num, psn_b, psn_a) ||
+	    !kv_modify_rts(r, b, a->qp_num, psn_a, psn_b))
+		return false;
+	if (!kv_query_state(r, a, IB_QPS_RTS, &st) ||
+	    !kv_query_state(r, b, IB_QPS_RTS, &st))
+		return kv_fail(r, "ib_query_qp: state %d after the move to RTS", st);
+	return true;
+}
+
+/* A DMA MR with remote atomic access, made as __ib_alloc_pd() makes its own. */
+static struct ib_mr *kv_atomic_mr(struct kv_run *r)
+{
+	struct ib_mr *mr;
+
+	if (!r->d->ibdev->ops.get_dma_mr) {
+		kv_fail(r, "the device has no get_dma_mr");
+		return NULL;
+	}
+	mr = r->d->ibdev->ops.get_dma_mr(r->pd, IB_ACCESS_LOCAL_WRITE |
+					 IB_ACCESS_REMOTE_READ |
+					 IB_ACCESS_REMOTE_WRITE |
+					 IB_ACCESS_REMOTE_ATOMIC);
+	if (IS_ERR(mr)) {
+		kv_fail(r, "get_dma_mr: %ld", PTR_ERR(mr));
+		return NULL;
+	}
+	mr->device = r->pd->device;
+	mr->pd = r->pd;
+	mr->type = IB_MR_TYPE_DMA;
+	mr->uobject = NULL;
+	mr->need_inval = false;
+	return mr;
+}
+
+static bool kv_buffers(struct kv_run *r)
+{
+	struct kv_buf *b[] = { &r->src[0], &r->src[1], &r->dst[0], &r->dst[1] };
+	int i;
+
+	r->expect = kmalloc(KV_BUF_SIZE, GFP_KERNEL);
+	if (!r->expect)
+		return kv_fail(r, "no memory");
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		b[i]->va = kmalloc(KV_BUF_SIZE, GFP_KERNEL);
+		if (!b[i]->va)
+			return kv_fail(r, "no memory");
+		b[i]->dma = ib_dma_map_single(r->d->ibdev, b[i]->va, KV_BUF_SIZE,
+					      DMA_BIDIRECTIONAL);
+		if (ib_dma_mapping_error(r->d->ibdev, b[i]->dma))
+			return kv_fail(r, "ib_dma_map_single failed");
+		b[i]->mapped = true;
+	}
+	return true;
+}
+
+static void kv_free_buffers(struct kv_run *r)
+{
+	struct kv_buf *b[] = { &r->src[0], &r->src[1], &r->dst[0], &r->dst[1] };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		if (b[i]->mapped)
+			ib_dma_unmap_single(r->d->ibdev, b[i]->dma, KV_BUF_SIZE,
+					    DMA_BIDIRECTIONAL);
+		kfree(b[i]->va);
+	}
+	kfree(r->expect);
+}
+
+static bool kv_destroy_qp(struct kv_run *r, struct ib_qp **qp, const char *what)
+{
+	int ret;
+
+	if (!*qp)
+		return true;
+	ret = ib_destroy_qp(*qp);
+	*qp = NULL;
+	if (ret)
+		return kv_fail(r, "ib_destroy_qp(%s): %d", what, ret);
+	return true;
+}
+
+/* Error pairs */
+
+enum kv_err_kind {
+	KV_ERR_LKEY,	/* a SEND whose SGE has an lkey of no MR */
+	KV_ERR_ATOMIC,	/* an atomic through the global rkey (no atomic access) */
+};
+
+/* Move the QP to Error by hand. */
+static bool kv_to_error(struct kv_run *r, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret = ib_modify_qp(qp, &attr, IB_QP_STATE);
+
+	if (ret)
+		return kv_fail(r, "ib_modify_qp(ERR): %d", ret);
+	return true;
+}
+
+/* Wait up to a second for the QP to reach Error. */
+static bool kv_wait_error(struct kv_run *r, struct ib_qp *qp)
+{
+	enum ib_qp_state st = IB_QPS_RESET;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (kv_query_state(r, qp, IB_QPS_ERR, &st))
+			return true;
+		if (r->why[0])
+			return false;
+		msleep(20);
+	}
+	return kv_fail(r, "QP state %d, not ERR, a second after the error completion", st);
+}
+
+/*
+ * On a fresh pair B: the error, the state after it, a flushed WR posted
+ * after it, ib_drain_qp() on both QPs, the receive it flushes on QP 1,
+ * then destroy.
+ */
+static void kv_error_pair(struct kv_run *r, enum kv_err_kind kind)
+{
+	const char *pfx = kind == KV_ERR_LKEY ? "bad_lkey" : "atomic_denied";
+	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
+	const struct kv_seg res = { KV_ATOM_RESULT, sizeof(u64) };
+	struct kv_comp *sc = kv_arm(r, KV_ESEND), *sc2 = kv_arm(r, KV_ESEND2);
+	struct kv_comp *rc = kv_arm(r, KV_ERECV);
+	const struct ib_send_wr *bad = NULL;
+	struct ib_qp *qp[2] = {};
+	struct ib_atomic_wr awr = {};
+	struct ib_send_wr wr = {};
+	enum ib_wc_status want;
+	bool ok, flushed = false;
+	struct ib_sge sge;
+	char name[48];
+	int ret, i;
+
+	qp[0] = kv_create_qp(r, 0);
+	qp[1] = qp[0] ? kv_create_qp(r, 1) : NULL;
+	ok = qp[1] && kv_modify_init(r, qp[0]) && kv_modify_init(r, qp[1]) &&
+	     kv_connect(r, qp[0], qp[1], 0x10, 0x20);
+	if (ok) {
+		ret = kv_post_recv(r, qp[1], rc, &r->dst[1], &d, 1);
+		if (ret)
+			ok = kv_fail(r, "ib_post_recv: %d", ret);
+	}
+	snprintf(name, sizeof(name), "%s_setup", pfx);
+	if (!ok) {
+		kv_report(r, name, false);
+		goto out;
+	}
+
+	/* The error itself. */
+	if (kind == KV_ERR_LKEY) {
+		kv_prepare(r, &r->src[0], &r->dst[1]);
+		kv_sges(r, &sge, &r->src[0], &s, 1);
+		sge.lkey = r->pd->local_dma_lkey ^ 0x5a5a5a00;
+		if (r->atomic_mr && sge.lkey == r->atomic_mr->lkey)
+			sge.lkey ^= 0x00010000;
+		wr.wr_cqe = &sc->cqe;
+		wr.opcode = IB_WR_SEND;
+		wr.send_flags = IB_SEND_SIGNALED;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		ret = ib_post_send(qp[0], &wr, &bad);
+		want = IB_WC_LOC_PROT_ERR;
+	} else {
+		kv_atomic_prepare(r, KV_X);
+		kv_sges(r, &sge, &r->dst[0], &res, 1);
+		awr.wr.wr_cqe = &sc->cqe;
+		awr.wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+		awr.wr.send_flags = IB_SEND_SIGNALED;
+		awr.wr.sg_list = &sge;
+		awr.wr.num_sge = 1;
+		awr.remote_addr = r->dst[1].dma + KV_ATOM_TARGET;
+		awr.rkey = r->pd->unsafe_global_rkey;
+		awr.compare_add = KV_ADD;
+		ret = ib_post_send(qp[0], &awr.wr, &bad);
+		want = IB_WC_REM_ACCESS_ERR;
+	}
+	if (ret) {
+		ok = kv_fail(r, "ib_post_send: %d", ret);
+	} else if (!kv_wait(r, sc)) {
+		ok = kv_fail(r, "no completion in %d s", KV_TIMEOUT_S);
+	} else if (kind == KV_ERR_LKEY && r->d->rxe &&
+		   sc->wc.status == IB_WC_LOC_QP_OP_ERR) {
+		/* Stock rxe reports a failed lkey lookup as a QP operation error. */
+		pr_info("KVERBS %s NOTE %s%s completed with %s, accepted from stock rdma_rxe (IBA: %s)\n",
+			r->d->name, pfx, r->sfx, ib_wc_status_msg(sc->wc.status),
+			ib_wc_status_msg(want));
+		ok = true;
+	} else if (sc->wc.status != want) {
+		ok = kv_fail(r, "status %s (%d), expected %s",
+			     ib_wc_status_msg(sc->wc.status), sc->wc.status,
+			     ib_wc_status_msg(want));
+	} else if (sc->wc.qp != qp[0]) {
+		ok = kv_fail(r, "wc.qp is not the QP posted to");
+	}
+	if (ok && kind == KV_ERR_ATOMIC)
+		ok = kv_check_u64(r, &r->dst[1], KV_ATOM_TARGET, KV_X,
+				  "remote value after the denied atomic");
+	kv_report(r, pfx, ok);
+
+	/* The requester is in Error now. */
+	snprintf(name, sizeof(name), "%s_qp_err", pfx);
+	kv_report(r, name, kv_wait_error(r, qp[0]));
+
+	/* A WR posted in Error completes, flushed. */
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_cqe = &sc2->cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	ret = ib_post_send(qp[0], &wr, &bad);
+	if (ret) {
+		ok = kv_fail(r, "ib_post_send in Error: %d", ret);
+	} else {
+		ok = kv_wc(r, sc2, "WR posted in Error", IB_WC_WR_FLUSH_ERR, 0,
+			   qp[0]);
+		flushed = atomic_read(&sc2->count) > 0;
+	}
+	snprintf(name, sizeof(name), "%s_flush", pfx);
+	kv_report(r, name, ok);
+
+	/*
+	 * ib_drain_qp() waits without a timeout (and polls a DIRECT CQ
+	 * forever), so every flush it relies on is first seen here, with one:
+	 * QP 1 moved to Error flushes the receive posted on it; a receive
+	 * posted on either QP in Error, and a send posted on QP 1, are flushed.
+	 */
+	ok = flushed && kv_to_error(r, qp[1]) &&
+	     kv_wc(r, rc, "receive posted before the error", IB_WC_WR_FLUSH_ERR, 0, qp[1]);
+	if (!flushed)
+		ok = kv_fail(r, "not run: no flush completion seen");
+	snprintf(name, sizeof(name), "%s_recv_flushed", pfx);
+	kv_report(r, name, ok);
+	flushed = ok;
+
+	for (i = 0; i < 2 && flushed; i++) {
+		struct kv_comp *c = kv_arm(r, KV_ERECV);
+
+		ret = kv_post_recv(r, qp[i], c, &r->dst[i], &d, 1);
+		ok = ret ? kv_fail(r, "ib_post_recv on QP %d in Error: %d", i, ret) :
+			   kv_wc(r, c, "receive posted in Error", IB_WC_WR_FLUSH_ERR, 0, qp[i]);
+		snprintf(name, sizeof(name), "%s_recv_in_error_qp%d", pfx, i);
+		kv_report(r, name, ok);
+		flushed = ok;
+	}
+	if (flushed) {
+		sc2 = kv_arm(r, KV_ESEND2);
+		wr.wr_cqe = &sc2->cqe;
+		ret = ib_post_send(qp[1], &wr, &bad);
+		ok = ret ? kv_fail(r, "ib_post_send on QP 1 in Error: %d", ret) :
+			   kv_wc(r, sc2, "WR posted on QP 1 in Error", IB_WC_WR_FLUSH_ERR, 0,
+				 qp[1]);
+		snprintf(name, sizeof(name), "%s_flush_qp1", pfx);
+		kv_report(r, name, ok);
+		flushed = ok;
+	}
+
+	if (flushed) {
+		ib_drain_qp(qp[0]);
+		ib_drain_qp(qp[1]);
+		ok = true;
+	} else {
+		ok = kv_fail(r, "not run: a flush it waits for was not seen, it could hang");
+	}
+	snprintf(name, sizeof(name), "%s_drain", pfx);
+	kv_report(r, name, ok);
+
+out:
+	ok = kv_destroy_qp(r, &qp[0], "error pair QP 0");
+	ok = kv_destroy_qp(r, &qp[1], "error pair QP 1") && ok;
+	snprintf(name, sizeof(name), "%s_destroy", pfx);
+	kv_report(r, name, ok);
+}
+
+/* Pair A: destroy both QPs with receives still posted. */
+static void kv_destroy_with_recvs(struct kv_run *r)
+{
+	const struct kv_seg d = { 0, 512 };
+	struct kv_comp *c = kv_arm(r, KV_LEFT);
+	bool ok = true;
+	int i, q, ret;
+
+	for (q = 0; q < 2; q++)
+		for (i = 0; i < 4; i++) {
+			ret = kv_post_recv(r, r->qp[q], c, &r->dst[q], &d, 1);
+			if (ret && ok)
+				ok = kv_fail(r, "ib_post_recv on QP %d: %d", q, ret);
+		}
+	ok = kv_destroy_qp(r, &r->qp[0], "QP 0") && ok;
+	ok = kv_destroy_qp(r, &r->qp[1], "QP 1") && ok;
+	/* A destroyed QP's WRs are gone with it, never completed. */
+	kv_settle(r);
+	if (ok && atomic_read(&c->count))
+		ok = kv_fail(r, "%d completion(s) of receives of destroyed QPs",
+			     atomic_read(&c->count));
+	kv_report(r, "destroy_with_recvs", ok);
+}
+
+static const u32 kv_send_sizes[] = { 1, 1000, 1025, 4097, 65539 };
+
+static void kv_traffic(struct kv_run *r)
+{
+	char name[48];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kv_send_sizes); i++) {
+		snprintf(name, sizeof(name), "send_%u", kv_send_sizes[i]);
+		kv_check(r, name, kv_t_send, kv_send_sizes[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(kv_send_sizes); i++) {
+		snprintf(name, sizeof(name), "send_imm_%u", kv_send_sizes[i]);
+		kv_check(r, name, kv_t_send, kv_send_sizes[i] | KV_ARG_IMM);
+	}
+	kv_check(r, "send_sge3", kv_t_send_sge3, 0);
+	kv_check(r, "send_inline", kv_t_send_inline, 0);
+	kv_check(r, "write_0", kv_t_write, 0);
+	kv_check(r, "write_1", kv_t_write, 1);
+	kv_check(r, "write_65539", kv_t_write, 65539);
+	kv_check(r, "write_imm_4097", kv_t_write_imm, 4097);
+	kv_check(r, "read_1", kv_t_read, 1);
+	kv_check(r, "read_65539", kv_t_read, 65539);
+	for (i = 0; i < ARRAY_SIZE(kv_atomics); i++)
+		kv_check(r, kv_atomics[i].name, kv_t_atomic, i);
+	kv_check(r, "fence_read_send", kv_t_fence, 0);
+	kv_check(r, "unsignaled_burst", kv_t_burst, 0);
+	if (r->poll != IB_POLL_DIRECT)
+		kv_check(r, "send_solicited", kv_t_solicited, 0);
+	kv_check(r, "bad_opcode", kv_t_bad_opcode, 0);
+	kv_check(r, "too_many_sge", kv_t_too_many_sge, 0);
+	kv_check(r, "ring_full", kv_t_ring_full, 0);
+}
+
+static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,
+		       const struct ib_gid_attr *gid, const char *fam)
+{
+	struct kv_run *r;
+	bool ok;
+	int i;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		kv_dev_report(d, "run_alloc", false, "no memory");
+		return;
+	}
+	r->d = d;
+	r->poll = poll;
+	r->gid = gid;
+	atomic_set(&r->qp_events, 0);
+	snprintf(r->sfx, sizeof(r->sfx), "_%s_%s", kv_poll_name(poll), fam);
+	for (i = 0; i < KV_NCOMP; i++) {
+		r->comp[i].cqe.done = i == KV_FILL ? kv_done_fill : kv_done;
+		init_completion(&r->comp[i].done);
+		atomic_set(&r->comp[i].count, 0);
+	}
+
+	r->pd = ib_alloc_pd(d->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	if (IS_ERR(r->pd)) {
+		kv_fail(r, "ib_alloc_pd: %ld", PTR_ERR(r->pd));
+		r->pd = NULL;
+	}
+	kv_report(r, "alloc_pd", r->pd);
+	if (!r->pd)
+		goto out;
+	r->atomic_mr = kv_atomic_mr(r);
+	kv_report(r, "atomic_mr", r->atomic_mr);
+	ok = kv_buffers(r);
+	kv_report(r, "buffers", ok);
+	if (!ok)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		r->cq[i] = ib_alloc_cq(d->ibdev, r, KV_CQE, 0, poll);
+		if (IS_ERR(r->cq[i])) {
+			kv_fail(r, "ib_alloc_cq: %ld", PTR_ERR(r->cq[i]));
+			r->cq[i] = NULL;
+			break;
+		}
+	}
+	ok = r->cq[0] && r->cq[1];
+	kv_report(r, "alloc_cq", ok);
+	if (!ok)
+		goto out;
+	r->qp[0] = kv_create_qp(r, 0);
+	r->qp[1] = r->qp[0] ? kv_create_qp(r, 1) : NULL;
+	ok = r->qp[1];
+	if (ok && r->cap.max_inline_data == 0)
+		pr_info("KVERBS %s NOTE create_qp%s: max_inline_data 0\n",
+			d->name, r->sfx);
+	kv_report(r, "create_qp", ok);
+	if (!ok)
+		goto out;
+
+	kv_check(r, "post_reset", kv_t_post_refused, IB_QPS_RESET);
+	ok = kv_modify_init(r, r->qp[0]) && kv_modify_init(r, r->qp[1]);
+	kv_report(r, "modify_init", ok);
+	kv_check(r, "post_init", kv_t_post_refused, IB_QPS_INIT);
+	ok = ok && kv_connect(r, r->qp[0], r->qp[1], 0xffffc0, 0x000123);
+	kv_report(r, "modify_rts", ok);
+	if (!ok)
+		r->broken = true;
+	kv_traffic(r);
+	kv_error_pair(r, KV_ERR_LKEY);
+	kv_error_pair(r, KV_ERR_ATOMIC);
+	kv_destroy_with_recvs(r);
+	i = atomic_read(&r->qp_events);
+	if (i)
+		pr_info("KVERBS %s NOTE run%s: %d QP event(s), the last %s\n",
+			d->name, r->sfx, i, ib_event_msg(READ_ONCE(r->last_event)));
+
+out:
+	kv_destroy_qp(r, &r->qp[0], "QP 0");
+	kv_destroy_qp(r, &r->qp[1], "QP 1");
+	for (i = 0; i < 2; i++)
+		if (r->cq[i])
+			ib_free_cq(r->cq[i]);
+	if (r->atomic_mr)
+		d->ibdev->ops.dereg_mr(r->atomic_mr, NULL);
+	if (r->pd)
+		ib_dealloc_pd(r->pd);
+	kv_free_buffers(r);
+	kfree(r);
+}
+
+/* The IPv4-mapped RoCEv2 GID of port 1, and a global IPv6 one. */
+static void kv_find_gids(struct kv_dev *d, const struct ib_gid_attr **gid)
+{
+	const struct ib_port_immutable *im = ib_port_immutable_read(d->ibdev, KV_PORT);
+	const struct ib_gid_attr *a;
+	const struct in6_addr *ip;
+	int i, f;
+
+	for (i = 0; i < im->gid_tbl_len; i++) {
+		a = rdma_get_gid_attr(d->ibdev, KV_PORT, i);
+		if (IS_ERR(a))
+			continue;
+		ip = (const struct in6_addr *)a->gid.raw;
+		f = ipv6_addr_v4mapped(ip) ? 0 : 1;
+		if (a->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP || gid[f] ||
+		    (a->gid.raw[0] == 0xfe && (a->gid.raw[1] & 0xc0) == 0x80)) {
+			rdma_put_gid_attr(a);
+			continue;
+		}
+		gid[f] = a;
+	}
+}
+
+static int __init kv_init(void)
+{
+	static const enum ib_poll_context polls[] = {
+		IB_POLL_DIRECT, IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE,
+	};
+	static const char *const fams[] = { "v4", "v6" };
+	const struct ib_gid_attr *gid[2] = {};
+	struct kv_dev d = { .name = kv_dev_name };
+	int f, p;
+
+	d.ibdev = ib_device_get_by_name(kv_dev_name, RDMA_DRIVER_UNKNOWN);
+	kv_dev_report(&d, "device", d.ibdev, "no RDMA device by that name");
+	if (!d.ibdev)
+		goto out;
+	d.rxe = d.ibdev->ops.owner &&
+		!strcmp(module_name(d.ibdev->ops.owner), "rdma_rxe");
+	if (!rdma_protocol_roce(d.ibdev, KV_PORT)) {
+		kv_dev_report(&d, "port_roce", false, "port 1 is not RoCE");
+		goto put;
+	}
+	kv_find_gids(&d, gid);
+	kv_dev_report(&d, "gid_v4", gid[0], "no IPv4-mapped RoCEv2 GID on port 1");
+	if (gid[1])
+		kv_dev_report(&d, "gid_v6", true, NULL);
+	else
+		pr_info("KVERBS %s gid_v6 SKIP no global IPv6 RoCEv2 GID on port 1\n",
+			d.name);
+	for (f = 0; f < ARRAY_SIZE(fams); f++) {
+		if (!gid[f])
+			continue;
+		pr_info("KVERBS %s NOTE %s: GID index %u, %pI6c\n", d.name,
+			fams[f], gid[f]->index, gid[f]->gid.raw);
+		for (p = 0; p < ARRAY_SIZE(polls); p++)
+			kv_run_one(&d, polls[p], gid[f], fams[f]);
+	}
+	for (f = 0; f < ARRAY_SIZE(gid); f++)
+		if (gid[f])
+			rdma_put_gid_attr(gid[f]);
+put:
+	ib_device_put(d.ibdev);
+out:
+	pr_info("KVERBS %s RESULT %s (%u passed, %u failed)\n", d.name,
+		d.fail || !d.pass ? "FAIL" : "PASS", d.pass, d.fail);
+	return 0;
+}
+
+static void __exit kv_exit(void)
+{
+}
+
+module_init(kv_init);
+module_exit(kv_exit);
+
+MODULE_DESCRIPTION("Kernel-verbs self-test of a soft-RoCE provider (sroce, rdma_rxe)");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Guest side of the kernel-verbs test (tools/testvm/kverbs-test.sh), one
+# VM: /sroce/sroce_kverbs.ko runs its loopback checks on stock rdma_rxe
+# first (the control: it validates the test itself), then on sroce, which
+# the kernel command line loads with kverbs=1.  The module prints
+# "KVERBS <dev> <check> PASS|FAIL ..." at pr_info, below the console's
+# loglevel: each run's lines are copied from dmesg to the console.  Then
+# a kmemleak scan, if the kernel has kmemleak.
+. /sroce/guest-lib.sh
+M=/sroce/sroce_kverbs.ko
+fail=0
+
+# run_kverbs DEV: load the module against DEV, print its lines, unload it.
+run_kverbs() {
+	dmesg -c >/dev/null
+	echo "kverbs-guest: insmod sroce_kverbs.ko dev=$1"
+	insmod "$M" "dev=$1" || { echo "kverbs-guest: insmod failed"; fail=1; }
+	dmesg | sed -n 's/.*sroce_kverbs: \(KVERBS .*\)/\1/p'
+	rmmod sroce_kverbs || { echo "kverbs-guest: rmmod sroce_kverbs failed"; fail=1; }
+}
+
+net_up || exit 10
+
+load_provider rxe || exit 11
+run_kverbs "$DEV"
+unload_provider || { echo "kverbs-guest: cannot unload rdma_rxe"; exit 12; }
+
+if load_provider sroce; then
+	run_kverbs "$DEV"
+	unload_provider || { echo "kverbs-guest: cannot unload sroce"; fail=1; }
+else
+	echo "kverbs-guest: cannot create sroce0"
+	fail=1
+fi
+
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+	echo "kverbs-guest: kmemleak scanned"
+fi
+echo "kverbs-guest: done, fail=$fail"
+exit $fail

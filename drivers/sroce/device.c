@@ -262,6 +262,7 @@ static const struct ib_device_ops sroce_kverbs_ops = {
 	.get_dma_mr = sroce_get_dma_mr,
 	.poll_cq = sroce_poll_cq,
 	.post_recv = sroce_post_recv,
+	.post_srq_recv = sroce_post_srq_recv,
 };
 
 static void sroce_port_event(struct sroce_dev *sdev, enum ib_event_type type)

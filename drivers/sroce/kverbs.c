@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The work queue front end of kernel QPs: ib_post_send() and
- * ib_post_recv() turn each work request into a WQE in the QP's kernel
- * ring (queue.c), in the layout librxe writes into a user QP's ring, so
+ * The work queue front end of kernel QPs and SRQs: ib_post_send(),
+ * ib_post_recv() and ib_post_srq_recv() turn each work request into a WQE
+ * in a kernel ring (queue.c), in the layout librxe writes into a user QP's ring, so
  * the same fetch and validation (wqe.c, resp.c), the same requester,
  * completer and responder serve both kinds of QP.
  *
@@ -126,6 +126,27 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
  * A snapshot of the state: every writer holds state_lock, which is a BH
  * lock, so a post (possibly with interrupts off) only reads it.
  */
+/*
+ * Receive WRs from *@wr on into the kernel ring @q, whose client lock the
+ * caller holds; on error *@wr is the first one not posted.
+ */
+static int sroce_kwr_recvs(struct sroce_queue *q, u32 max_sge, const struct ib_recv_wr **wr)
+{
+	for (; *wr; *wr = (*wr)->next) {
+		struct rxe_recv_wqe *slot = sroce_queue_client_tail(q);
+
+		if (!slot)
+			return -ENOMEM;
+		if ((*wr)->num_sge < 0 || (u32)(*wr)->num_sge > max_sge)
+			return -EINVAL;
+		memset(slot, 0, sizeof(*slot));
+		slot->wr_id = (*wr)->wr_id;
+		sroce_kwr_sges(&slot->dma, (*wr)->sg_list, (*wr)->num_sge);
+		sroce_queue_client_push(q);
+	}
+	return 0;
+}
+
 static enum ib_qp_state sroce_kqp_state(struct sroce_qp *qp)
 {
 	return READ_ONCE(qp->state);
@@ -198,27 +219,42 @@ int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
-	for (; wr; wr = wr->next) {
-		struct rxe_recv_wqe *slot = sroce_queue_client_tail(&qp->rq);
-
-		if (!slot) {
-			err = -ENOMEM;
-			break;
-		}
-		if (wr->num_sge < 0 || wr->num_sge > qp->rq_max_sge) {
-			err = -EINVAL;
-			break;
-		}
-		memset(slot, 0, sizeof(*slot));
-		slot->wr_id = wr->wr_id;
-		sroce_kwr_sges(&slot->dma, wr->sg_list, wr->num_sge);
-		sroce_queue_client_push(&qp->rq);
-	}
+	err = sroce_kwr_recvs(&qp->rq, qp->rq_max_sge, &wr);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	if (err)
 		*bad_wr = wr;
 	/* The state may have moved to Error meanwhile: a pass looks again. */
 	if (sroce_kqp_state(qp) == IB_QPS_ERR)
 		sroce_task_schedule(&qp->task);
+	return err;
+}
+
+/**
+ * sroce_post_srq_recv() - ops.post_srq_recv: receive WRs onto a kernel SRQ
+ * @ibsrq: the SRQ
+ * @wr: the chain of work requests
+ * @bad_wr: set to the first request not posted, on error
+ *
+ * Under srq->lock, which the responders taking from the SRQ hold too.  No
+ * task is scheduled: a QP short of a receive answered RNR, and its peer
+ * retries.
+ * Context: any; does not sleep.
+ */
+int sroce_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr)
+{
+	struct sroce_srq *srq = to_ssrq(ibsrq);
+	unsigned long flags;
+	int err;
+
+	if (!srq->is_kernel) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&srq->lock, flags);
+	err = sroce_kwr_recvs(&srq->queue, srq->max_sge, &wr);
+	spin_unlock_irqrestore(&srq->lock, flags);
+	if (err)
+		*bad_wr = wr;
 	return err;
 }

@@ -136,7 +136,9 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	err = sroce_qp_check_cap(sdev, &init->cap, !!init->srq);
 	if (err)
 		return err;
-	/* Kernel SRQs are not offered yet (srq.c refuses them). */
+	/* A kernel QP's SRQ is a kernel SRQ, a user QP's the user's. */
+	if (init->srq && to_ssrq(init->srq)->is_kernel != !udata)
+		return -EINVAL;
 	if (udata)
 		uctx = sroce_uctx(udata);
 	qp->is_kernel = !udata;

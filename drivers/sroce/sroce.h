@@ -273,6 +273,11 @@ struct sroce_srq {
 	u32 limit;
 	u32 max_sge;			/* fixed at create, as srq_num */
 	u32 srq_num;
+	/*
+	 * Fixed at create: a kernel SRQ's ring is a kernel ring that
+	 * post_srq_recv fills under lock (kverbs.c).
+	 */
+	bool is_kernel;
 };
 
 /*
@@ -519,6 +524,8 @@ int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
 			   const struct ib_send_wr **bad_wr);
 int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
+int sroce_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
 
 /* srq.c */
 int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

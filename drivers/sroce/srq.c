@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared receive queues (IB_SRQT_BASIC, user only): create, modify,
- * query, destroy.  librxe posts to the ring without a syscall; the
- * responder (resp.c) consumes it under srq->lock.
+ * Shared receive queues (IB_SRQT_BASIC): create, modify, query, destroy.
+ * librxe posts to a user SRQ's ring without a syscall; a kernel SRQ's
+ * (created with no udata) is a kernel ring that ib_post_srq_recv() fills
+ * (kverbs.c).  The responder (resp.c) consumes either under srq->lock.
  *
  * Locking: srq->lock covers the consumer side of srq->queue, the ring
- * itself (a resize swaps it) and srq->limit.  The kernel never trusts the
+ * itself (a resize swaps it), srq->limit and, on a kernel SRQ, the
+ * producer side too.  The kernel never trusts the
  * ring header for geometry: max_wr comes from its own index mask.
  *
  * A nonzero srq->limit arms IB_EVENT_SRQ_LIMIT_REACHED: the responder
@@ -51,9 +53,11 @@ int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	u32 num = init->attr.max_wr;
 	int err;
 
-	if (init->srq_type != IB_SRQT_BASIC || !udata)
+	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
-	if (udata->outlen < sizeof(resp))
+	if (!udata && !sdev->kverbs)
+		return -EOPNOTSUPP;
+	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 	if (!num || num > sdev->attr.max_srq_wr ||
 	    max_sge > min_t(u32, sdev->attr.max_srq_sge, SROCE_MAX_SRQ_SGE))
@@ -63,6 +67,14 @@ int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	srq->max_sge = max_sge;
 	srq->srq_num = atomic_inc_return(&sroce_srq_seq) & SROCE_SRQ_NUM_MASK;
 	spin_lock_init(&srq->lock);
+	if (!udata) {
+		srq->is_kernel = true;
+		err = sroce_queue_init_kernel(&srq->queue, &num, sroce_srq_wqe_size(max_sge));
+		if (err)
+			return err;
+		init->attr.max_wr = num;
+		return 0;
+	}
 	err = sroce_queue_init(sroce_uctx(udata), &srq->queue, &num, sroce_srq_wqe_size(max_sge),
 			       &resp.mi);
 	if (err)
@@ -116,10 +128,16 @@ static int sroce_srq_resize(struct sroce_srq *srq, struct ib_srq_attr *attr,
 	u32 count, limit;
 	int err;
 
-	if (!udata || udata->inlen < sizeof(cmd))
+	if (!udata != srq->is_kernel || (udata && udata->inlen < sizeof(cmd)))
 		return -EINVAL;
 	if (!num || num > sdev->attr.max_srq_wr)
 		return -EINVAL;
+	if (srq->is_kernel) {
+		err = sroce_queue_init_kernel(&nq, &num, sroce_srq_wqe_size(srq->max_sge));
+		if (err)
+			return err;
+		goto swap;
+	}
 	err = ib_copy_from_udata(&cmd, udata, sizeof(cmd));
 	if (err)
 		return err;
@@ -133,6 +151,7 @@ static int sroce_srq_resize(struct sroce_srq *srq, struct ib_srq_attr *attr,
 		err = -EFAULT;
 		goto err_queue;
 	}
+swap:
 
 	spin_lock_irqsave(&srq->lock, flags);
 	limit = (mask & IB_SRQ_LIMIT) ? attr->srq_limit : srq->limit;

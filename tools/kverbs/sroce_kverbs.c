@@ -129,6 +129,7 @@ struct kv_run {
 	atomic_t repost_armed;	/* KV_FILL's handler reposts one receive */
 	int repost_ret;		/* what that post returned */
 	atomic_t fill_errors;	/* KV_FILL completions that were not successes */
+	atomic_t srq_limit_events;
 };
 
 typedef bool (*kv_test_fn)(struct kv_run *r, unsigned long arg);
@@ -1044,7 +1045,8 @@ static void kv_qp_event(struct ib_event *ev, void *ctx)
 	atomic_inc(&r->qp_events);
 }
 
-static struct ib_qp *kv_create_qp(struct kv_run *r, int side)
+/* A QP of @side's CQ, taking its receives from @srq if not NULL. */
+static struct ib_qp *kv_create_qp_on(struct kv_run *r, int side, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr ia = {
 		.event_handler = kv_qp_event,
@@ -1061,8 +1063,14 @@ static struct ib_qp *kv_create_qp(struct kv_run *r, int side)
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
 	};
-	struct ib_qp *qp = ib_create_qp(r->pd, &ia);
+	struct ib_qp *qp;
 
+	if (srq) {
+		ia.srq = srq;
+		ia.cap.max_recv_wr = 0;
+		ia.cap.max_recv_sge = 0;
+	}
+	qp = ib_create_qp(r->pd, &ia);
 	if (IS_ERR(qp)) {
 		kv_fail(r, "ib_create_qp: %ld", PTR_ERR(qp));
 		return NULL;
@@ -1070,6 +1078,11 @@ static struct ib_qp *kv_create_qp(struct kv_run *r, int side)
 	if (side == 0)
 		r->cap = ia.cap;
 	return qp;
+}
+
+static struct ib_qp *kv_create_qp(struct kv_run *r, int side)
+{
+	return kv_create_qp_on(r, side, NULL);
 }
 
 static bool kv_modify_init(struct kv_run *r, struct ib_qp *qp)
@@ -1466,6 +1479,157 @@ static void kv_destroy_with_recvs(struct kv_run *r)
 	kv_report(r, "destroy_with_recvs", ok);
 }
 
+/* SRQ */
+
+static void kv_srq_event(struct ib_event *ev, void *ctx)
+{
+	struct kv_run *r = ctx;
+
+	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		atomic_inc(&r->srq_limit_events);
+}
+
+static int kv_post_srq_recv(struct kv_run *r, struct ib_srq *srq, struct kv_comp *c,
+			    const struct kv_seg *d, int n, const struct ib_recv_wr **bad)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge[KV_SGE];
+
+	kv_sges(r, sge, &r->dst[1], d, n);
+	wr.wr_cqe = &c->cqe;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+	*bad = NULL;
+	return ib_post_srq_recv(srq, &wr, bad);
+}
+
+/*
+ * Pair C: QP 1 takes its receives from a kernel SRQ.  A post
+ * to the QP's own RQ is refused, as is an SRQ receive with more SGEs than
+ * the SRQ's max; the SRQ takes receives up to at least the capacity it
+ * reported, the one beyond is refused with -ENOMEM and bad_wr set.  With
+ * the limit armed at capacity - 1, three SENDs land in SRQ WQEs in order
+ * (every byte verified, scattered over two SGEs) and the limit event fires
+ * once, after the second, and disarms.  Destroying the QPs and the SRQ
+ * with WQEs left completes none of them.
+ */
+static void kv_srq_run(struct kv_run *r)
+{
+	struct ib_srq_init_attr sia = {
+		.event_handler = kv_srq_event,
+		.srq_context = r,
+		.attr = { .max_wr = 8, .max_sge = 2 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	const struct kv_seg d[3] = { { 0, 1000 }, { 4096, 3000 }, { 9000, 8 } };
+	const struct kv_seg s = { 5, 3500 };
+	struct kv_comp *rc = kv_arm(r, KV_ERECV);
+	const struct ib_recv_wr *rbad;
+	struct ib_qp *qp[2] = {};
+	struct ib_srq_attr qa = {};
+	struct ib_srq *srq;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	bool ok, up;
+	int ret, n = 0, i;
+	u32 cap;
+	u8 seed;
+
+	atomic_set(&r->srq_limit_events, 0);
+	srq = ib_create_srq(r->pd, &sia);
+	if (IS_ERR(srq)) {
+		kv_fail(r, "ib_create_srq: %ld", PTR_ERR(srq));
+		kv_report(r, "srq_create", false);
+		return;
+	}
+	cap = sia.attr.max_wr;
+	ok = cap >= 8 || kv_fail(r, "max_wr %u, asked for 8", cap);
+	kv_report(r, "srq_create", ok);
+
+	qp[0] = kv_create_qp(r, 0);
+	qp[1] = qp[0] ? kv_create_qp_on(r, 1, srq) : NULL;
+	up = qp[1] && kv_modify_init(r, qp[0]) && kv_modify_init(r, qp[1]) &&
+	     kv_connect(r, qp[0], qp[1], 0x30, 0x40);
+	kv_report(r, "srq_qp_connect", up);
+	if (!up)
+		goto out;
+
+	ret = kv_post_recv(r, qp[1], rc, &r->dst[1], d, 1);
+	kv_report(r, "srq_qp_post_recv_refused",
+		  ret == -EINVAL || kv_fail(r, "ib_post_recv on a QP with an SRQ: %d", ret));
+	ret = kv_post_srq_recv(r, srq, rc, d, 3, &rbad);
+	kv_report(r, "srq_too_many_sge", (ret == -EINVAL && rbad) ||
+		  kv_fail(r, "3 SGEs, max 2: %d, bad_wr %s", ret, rbad ? "set" : "not set"));
+
+	for (;;) {
+		ret = kv_post_srq_recv(r, srq, rc, d, 2, &rbad);
+		if (ret || n == 4096)
+			break;
+		n++;
+	}
+	ok = (ret == -ENOMEM && rbad) ||
+	     kv_fail(r, "post %d: %d, expected -ENOMEM with bad_wr set", n + 1, ret);
+	ok = ok && (n >= cap || kv_fail(r, "only %d receives taken, capacity %u", n, cap));
+	kv_report(r, "srq_fill", ok);
+	if (n < 3)
+		goto out;
+
+	qa.srq_limit = n - 1;
+	ret = ib_modify_srq(srq, &qa, IB_SRQ_LIMIT);
+	kv_report(r, "srq_arm_limit",
+		  !ret || kv_fail(r, "ib_modify_srq(limit %d): %d", n - 1, ret));
+
+	for (i = 0; i < 3; i++) {
+		seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+		kv_sges(r, &sge, &r->src[0], &s, 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.opcode = IB_WR_SEND;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		r->qp[0] = qp[0];	/* kv_xfer posts on r->qp[0] */
+		ok = kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0);
+		r->qp[0] = NULL;
+		ok = ok && (kv_wait_count(r, rc, i + 1) ||
+			    kv_fail(r, "SEND %d: no receive completion", i + 1));
+		ok = ok && (rc->wc.status == IB_WC_SUCCESS ||
+			    kv_fail(r, "SEND %d: status %s", i + 1,
+				    ib_wc_status_msg(rc->wc.status)));
+		ok = ok && (rc->wc.qp == qp[1] || kv_fail(r, "wc.qp is not QP 1"));
+		ok = ok && (rc->wc.opcode == IB_WC_RECV || kv_fail(r, "opcode %d", rc->wc.opcode));
+		ok = ok && (rc->wc.byte_len == s.len ||
+			    kv_fail(r, "byte_len %u, expected %u", rc->wc.byte_len, s.len));
+		if (ok) {
+			kv_expect(r, seed, &s, 1, d, 2);
+			ok = kv_verify(r, &r->dst[1], "SRQ receive buffer");
+		}
+		if (!ok)
+			break;
+	}
+	kv_report(r, "srq_send", ok);
+
+	for (i = 0; i < 50 && !atomic_read(&r->srq_limit_events); i++)
+		msleep(20);
+	ok = atomic_read(&r->srq_limit_events) == 1 ||
+	     kv_fail(r, "%d limit events, expected 1", atomic_read(&r->srq_limit_events));
+	ret = ib_query_srq(srq, &qa);
+	ok = ok && (!ret || kv_fail(r, "ib_query_srq: %d", ret));
+	ok = ok && (qa.srq_limit == 0 ||
+		    kv_fail(r, "limit %u after the event, not 0", qa.srq_limit));
+	ok = ok && (qa.max_wr >= cap || kv_fail(r, "max_wr %u, created with %u", qa.max_wr, cap));
+	kv_report(r, "srq_limit", ok);
+
+out:
+	ok = kv_destroy_qp(r, &qp[0], "SRQ pair QP 0");
+	ok = kv_destroy_qp(r, &qp[1], "SRQ pair QP 1") && ok;
+	ret = ib_destroy_srq_user(srq, NULL);
+	ok = (!ret || kv_fail(r, "ib_destroy_srq: %d", ret)) && ok;
+	kv_settle(r);
+	if (ok && up && atomic_read(&rc->count) != 3)
+		ok = kv_fail(r, "%d receive completions, expected the 3 SENDs'",
+			     atomic_read(&rc->count));
+	kv_report(r, "srq_destroy", ok);
+}
+
 static const u32 kv_send_sizes[] = { 1, 1000, 1025, 4097, 65539 };
 
 static void kv_traffic(struct kv_run *r)
@@ -1571,6 +1735,7 @@ static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,
 	kv_error_pair(r, KV_ERR_LKEY);
 	kv_error_pair(r, KV_ERR_ATOMIC);
 	kv_destroy_with_recvs(r);
+	kv_srq_run(r);
 	i = atomic_read(&r->qp_events);
 	if (i)
 		pr_info("KVERBS %s NOTE run%s: %d QP event(s), the last %s\n",

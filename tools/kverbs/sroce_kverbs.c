@@ -902,6 +902,36 @@ out:
 }
 
 /* A SEND with the solicited bit reaches a CQ with a completion handler. */
+/*
+ * Posts with interrupts off under a spinlock, as ib_mad posts its MADs
+ * (ib_send_mad(), ib_mad_post_receive_mads()): a receive on QP 1 and a
+ * SEND on QP 0, then the transfer completes as any other.  On the debug
+ * kernel lockdep checks the provider's post paths in that context.
+ */
+static DEFINE_SPINLOCK(kv_ulp_lock);
+
+static bool kv_t_irqs_off(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 11, 777 }, d = { 0, KV_BUF_SIZE };
+	struct ib_send_wr wr = {};
+	unsigned long flags;
+	struct ib_sge sge;
+	bool ok;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	spin_lock_irqsave(&kv_ulp_lock, flags);
+	ok = kv_xfer_post(r, &wr, true, &d, 1);
+	spin_unlock_irqrestore(&kv_ulp_lock, flags);
+	if (!ok || !kv_xfer_wait(r, IB_WC_SEND, true, IB_WC_RECV) || !kv_check_len(r, s.len))
+		return false;
+	kv_expect(r, seed, &s, 1, &d, 1);
+	return kv_verify(r, &r->dst[1], "receive buffer");
+}
+
 static bool kv_t_solicited(struct kv_run *r, unsigned long arg)
 {
 	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
@@ -1662,6 +1692,7 @@ static void kv_traffic(struct kv_run *r)
 	kv_check(r, "bad_opcode", kv_t_bad_opcode, 0);
 	kv_check(r, "too_many_sge", kv_t_too_many_sge, 0);
 	kv_check(r, "ring_full", kv_t_ring_full, 0);
+	kv_check(r, "post_irqs_off", kv_t_irqs_off, 0);
 }
 
 static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,

@@ -123,10 +123,6 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 }
 
 /*
- * A snapshot of the state: every writer holds state_lock, which is a BH
- * lock, so a post (possibly with interrupts off) only reads it.
- */
-/*
  * Receive WRs from *@wr on into the kernel ring @q, whose client lock the
  * caller holds; on error *@wr is the first one not posted.
  */
@@ -147,6 +143,13 @@ static int sroce_kwr_recvs(struct sroce_queue *q, u32 max_sge, const struct ib_r
 	return 0;
 }
 
+/*
+ * A snapshot of the state: every writer holds state_lock, which is a BH
+ * lock, so a post (possibly with interrupts off) only reads it.  Posts
+ * read it under their ring's lock: the move to RESET writes the state
+ * before it discards the rings under those locks, so a post either lands
+ * before the discard or sees RESET.
+ */
 static enum ib_qp_state sroce_kqp_state(struct sroce_qp *qp)
 {
 	return READ_ONCE(qp->state);
@@ -164,17 +167,16 @@ static enum ib_qp_state sroce_kqp_state(struct sroce_qp *qp)
 int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
 			   const struct ib_send_wr **bad_wr)
 {
-	enum ib_qp_state state = sroce_kqp_state(qp);
+	enum ib_qp_state state;
 	unsigned long flags;
 	bool posted = false;
 	int err = 0;
 
-	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR) {
-		*bad_wr = wr;
-		return -EINVAL;
-	}
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	for (; wr; wr = wr->next) {
+	state = sroce_kqp_state(qp);
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR)
+		err = -EINVAL;
+	for (; wr && !err; wr = wr->next) {
 		struct rxe_send_wqe *slot = sroce_queue_client_tail(&qp->sq);
 
 		if (!slot) {
@@ -213,13 +215,16 @@ int sroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
-	state = sroce_kqp_state(qp);
-	if (!qp->is_kernel || qp->srq || state == IB_QPS_RESET) {
+	if (!qp->is_kernel || qp->srq) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
-	err = sroce_kwr_recvs(&qp->rq, qp->rq_max_sge, &wr);
+	state = sroce_kqp_state(qp);
+	if (state == IB_QPS_RESET)
+		err = -EINVAL;
+	else
+		err = sroce_kwr_recvs(&qp->rq, qp->rq_max_sge, &wr);
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	if (err)
 		*bad_wr = wr;

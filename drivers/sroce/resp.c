@@ -504,9 +504,13 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	/*
 	 * A kernel QP's receives posted in Error are flushed here, behind
 	 * those the move to Error flushed (ib_drain_rq() waits for its own).
+	 * A pass can see Error before the modify stops the task: the receive
+	 * in progress, still at the ring's head, goes first and only once
+	 * (sroce_resp_flush_rq() releases it), so the modify's own flush
+	 * finds nothing left to complete twice.
 	 */
 	if (qp->is_kernel && !qp->srq && sroce_resp_in_error(qp))
-		sroce_resp_flush_posted(qp, qp->rq.index_mask);
+		sroce_resp_flush_rq(qp);
 
 	__skb_queue_head_init(&batch);
 	spin_lock_bh(&resp->rxq.lock);

@@ -1533,15 +1533,62 @@ static int kv_post_srq_recv(struct kv_run *r, struct ib_srq *srq, struct kv_comp
 	return ib_post_srq_recv(srq, &wr, bad);
 }
 
+/* The two segments of SRQ WQE @j: WQE j scatters into its own 4.5 KiB of dst[1]. */
+static void kv_srq_segs(struct kv_seg *d, u32 j)
+{
+	u32 base = (j % 16) * 4608;
+
+	d[0] = (struct kv_seg){ base, 1000 };
+	d[1] = (struct kv_seg){ base + 1500, 3000 };
+}
+
 /*
- * Pair C: QP 1 takes its receives from a kernel SRQ.  A post
- * to the QP's own RQ is refused, as is an SRQ receive with more SGEs than
- * the SRQ's max; the SRQ takes receives up to at least the capacity it
- * reported, the one beyond is refused with -ENOMEM and bad_wr set.  With
- * the limit armed at capacity - 1, three SENDs land in SRQ WQEs in order
- * (every byte verified, scattered over two SGEs) and the limit event fires
- * once, after the second, and disarms.  Destroying the QPs and the SRQ
- * with WQEs left completes none of them.
+ * SEND @i (0-based) from QP 0: it must take SRQ WQE @i, so land in that
+ * WQE's segments (the SRQ's WQEs are taken in order), every byte checked.
+ */
+static bool kv_srq_send(struct kv_run *r, struct ib_qp *qp0, struct ib_qp *qp1,
+			struct kv_comp *rc, int i)
+{
+	const struct kv_seg s = { 5, 3500 };
+	struct ib_send_wr wr = {};
+	struct kv_seg d[2];
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+	bool ok;
+
+	kv_srq_segs(d, i);
+	kv_sges(r, &sge, &r->src[0], &s, 1);
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	r->qp[0] = qp0;		/* kv_xfer posts on r->qp[0] */
+	ok = kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0);
+	r->qp[0] = NULL;
+	if (!ok)
+		return false;
+	if (!kv_wait_count(r, rc, i + 1))
+		return kv_fail(r, "SEND %d: no receive completion", i + 1);
+	if (rc->wc.status != IB_WC_SUCCESS)
+		return kv_fail(r, "SEND %d: status %s", i + 1, ib_wc_status_msg(rc->wc.status));
+	if (rc->wc.qp != qp1)
+		return kv_fail(r, "SEND %d: wc.qp is not QP 1", i + 1);
+	if (rc->wc.opcode != IB_WC_RECV || rc->wc.byte_len != s.len)
+		return kv_fail(r, "SEND %d: opcode %d, byte_len %u", i + 1, rc->wc.opcode,
+			       rc->wc.byte_len);
+	kv_expect(r, seed, &s, 1, d, 2);
+	return kv_verify(r, &r->dst[1], "SRQ receive buffer (WQE order)");
+}
+
+/*
+ * Pair C: QP 1 takes its receives from a kernel SRQ.  A post to the QP's
+ * own RQ is refused, as is an SRQ receive with more SGEs than the SRQ's
+ * max (bad_wr names it); the SRQ takes receives up to at least the
+ * capacity it reported, the one beyond is refused with -ENOMEM.  Each WQE
+ * scatters into its own part of the buffer, so the SENDs show that WQEs
+ * are taken in order.  With the limit armed at n - 1 (n posted), the
+ * event fires after the second SEND's WQE, not the first, and disarms.
+ * The SRQ resized with WQEs still posted keeps them, in order.  Destroying
+ * the QPs and the SRQ with WQEs left completes none of them.
  */
 static void kv_srq_run(struct kv_run *r)
 {
@@ -1551,19 +1598,16 @@ static void kv_srq_run(struct kv_run *r)
 		.attr = { .max_wr = 8, .max_sge = 2 },
 		.srq_type = IB_SRQT_BASIC,
 	};
-	const struct kv_seg d[3] = { { 0, 1000 }, { 4096, 3000 }, { 9000, 8 } };
-	const struct kv_seg s = { 5, 3500 };
+	const struct kv_seg d3[3] = { { 0, 1000 }, { 1500, 3000 }, { 9000, 8 } };
 	struct kv_comp *rc = kv_arm(r, KV_ERECV);
 	const struct ib_recv_wr *rbad;
 	struct ib_qp *qp[2] = {};
 	struct ib_srq_attr qa = {};
 	struct ib_srq *srq;
-	struct ib_send_wr wr = {};
-	struct ib_sge sge;
+	struct kv_seg d[2];
+	int ret, n = 0, i, sent = 0, ev;
 	bool ok, up;
-	int ret, n = 0, i;
 	u32 cap;
-	u8 seed;
 
 	atomic_set(&r->srq_limit_events, 0);
 	srq = ib_create_srq(r->pd, &sia);
@@ -1584,14 +1628,15 @@ static void kv_srq_run(struct kv_run *r)
 	if (!up)
 		goto out;
 
-	ret = kv_post_recv(r, qp[1], rc, &r->dst[1], d, 1);
+	ret = kv_post_recv(r, qp[1], rc, &r->dst[1], d3, 1);
 	kv_report(r, "srq_qp_post_recv_refused",
 		  ret == -EINVAL || kv_fail(r, "ib_post_recv on a QP with an SRQ: %d", ret));
-	ret = kv_post_srq_recv(r, srq, rc, d, 3, &rbad);
+	ret = kv_post_srq_recv(r, srq, rc, d3, 3, &rbad);
 	kv_report(r, "srq_too_many_sge", (ret == -EINVAL && rbad) ||
 		  kv_fail(r, "3 SGEs, max 2: %d, bad_wr %s", ret, rbad ? "set" : "not set"));
 
 	for (;;) {
+		kv_srq_segs(d, n);
 		ret = kv_post_srq_recv(r, srq, rc, d, 2, &rbad);
 		if (ret || n == 4096)
 			break;
@@ -1601,7 +1646,7 @@ static void kv_srq_run(struct kv_run *r)
 	     kv_fail(r, "post %d: %d, expected -ENOMEM with bad_wr set", n + 1, ret);
 	ok = ok && (n >= cap || kv_fail(r, "only %d receives taken, capacity %u", n, cap));
 	kv_report(r, "srq_fill", ok);
-	if (n < 3)
+	if (n < 4)
 		goto out;
 
 	qa.srq_limit = n - 1;
@@ -1609,44 +1654,36 @@ static void kv_srq_run(struct kv_run *r)
 	kv_report(r, "srq_arm_limit",
 		  !ret || kv_fail(r, "ib_modify_srq(limit %d): %d", n - 1, ret));
 
-	for (i = 0; i < 3; i++) {
-		seed = kv_prepare(r, &r->src[0], &r->dst[1]);
-		kv_sges(r, &sge, &r->src[0], &s, 1);
-		memset(&wr, 0, sizeof(wr));
-		wr.opcode = IB_WR_SEND;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		r->qp[0] = qp[0];	/* kv_xfer posts on r->qp[0] */
-		ok = kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0);
-		r->qp[0] = NULL;
-		ok = ok && (kv_wait_count(r, rc, i + 1) ||
-			    kv_fail(r, "SEND %d: no receive completion", i + 1));
-		ok = ok && (rc->wc.status == IB_WC_SUCCESS ||
-			    kv_fail(r, "SEND %d: status %s", i + 1,
-				    ib_wc_status_msg(rc->wc.status)));
-		ok = ok && (rc->wc.qp == qp[1] || kv_fail(r, "wc.qp is not QP 1"));
-		ok = ok && (rc->wc.opcode == IB_WC_RECV || kv_fail(r, "opcode %d", rc->wc.opcode));
-		ok = ok && (rc->wc.byte_len == s.len ||
-			    kv_fail(r, "byte_len %u, expected %u", rc->wc.byte_len, s.len));
-		if (ok) {
-			kv_expect(r, seed, &s, 1, d, 2);
-			ok = kv_verify(r, &r->dst[1], "SRQ receive buffer");
-		}
-		if (!ok)
-			break;
+	/* The limit event comes with the WQE taken, before its completion. */
+	ok = true;
+	for (i = 0; i < 3 && ok; i++, sent++) {
+		ok = kv_srq_send(r, qp[0], qp[1], rc, i);
+		ev = atomic_read(&r->srq_limit_events);
+		if (ok && ev != (i == 0 ? 0 : 1))
+			ok = kv_fail(r, "%d limit events after SEND %d, expected %d", ev, i + 1,
+				     i == 0 ? 0 : 1);
 	}
-	kv_report(r, "srq_send", ok);
-
-	for (i = 0; i < 50 && !atomic_read(&r->srq_limit_events); i++)
-		msleep(20);
-	ok = atomic_read(&r->srq_limit_events) == 1 ||
-	     kv_fail(r, "%d limit events, expected 1", atomic_read(&r->srq_limit_events));
+	kv_report(r, "srq_send_in_order", ok);
 	ret = ib_query_srq(srq, &qa);
 	ok = ok && (!ret || kv_fail(r, "ib_query_srq: %d", ret));
 	ok = ok && (qa.srq_limit == 0 ||
 		    kv_fail(r, "limit %u after the event, not 0", qa.srq_limit));
-	ok = ok && (qa.max_wr >= cap || kv_fail(r, "max_wr %u, created with %u", qa.max_wr, cap));
 	kv_report(r, "srq_limit", ok);
+
+	/* Resize with n - 3 WQEs posted: they stay, in order. */
+	qa.max_wr = 2 * cap;
+	ret = ib_modify_srq(srq, &qa, IB_SRQ_MAX_WR);
+	ok = !ret || kv_fail(r, "ib_modify_srq(max_wr %u): %d", 2 * cap, ret);
+	if (ok) {
+		ret = ib_query_srq(srq, &qa);
+		ok = (!ret && qa.max_wr >= 2 * cap) ||
+		     kv_fail(r, "after resize: query %d, max_wr %u", ret, qa.max_wr);
+	}
+	if (ok) {
+		ok = kv_srq_send(r, qp[0], qp[1], rc, 3);
+		sent++;
+	}
+	kv_report(r, "srq_resize", ok);
 
 out:
 	ok = kv_destroy_qp(r, &qp[0], "SRQ pair QP 0");
@@ -1654,9 +1691,9 @@ out:
 	ret = ib_destroy_srq_user(srq, NULL);
 	ok = (!ret || kv_fail(r, "ib_destroy_srq: %d", ret)) && ok;
 	kv_settle(r);
-	if (ok && up && atomic_read(&rc->count) != 3)
-		ok = kv_fail(r, "%d receive completions, expected the 3 SENDs'",
-			     atomic_read(&rc->count));
+	if (ok && up && atomic_read(&rc->count) != sent)
+		ok = kv_fail(r, "%d receive completions, expected the %d SENDs'",
+			     atomic_read(&rc->count), sent);
 	kv_report(r, "srq_destroy", ok);
 }
 

@@ -80,15 +80,6 @@ static int sroce_qp_check_cap(const struct sroce_dev *sdev, const struct ib_qp_c
 	return 0;
 }
 
-/* A user QP's ring, mmap()able through @uctx, or a kernel QP's (@uctx NULL). */
-static int sroce_qp_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num,
-			       size_t elem_size, struct mminfo *mi)
-{
-	if (!uctx)
-		return sroce_queue_init_kernel(q, num, elem_size);
-	return sroce_queue_init(uctx, q, num, elem_size, mi);
-}
-
 /*
  * RESET empties a kernel QP's rings: WRs posted and not yet taken are
  * discarded with no completion (IBA 10.3.1: the work queues are emptied).
@@ -174,8 +165,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->sq_max_sge = wqe_size / sizeof(struct rxe_sge);
 	qp->sq_max_inline = wqe_size;
 	num = init->cap.max_send_wr;
-	err = sroce_qp_queue_init(uctx, &qp->sq, &num, sizeof(struct rxe_send_wqe) + wqe_size,
-				  &resp.sq_mi);
+	err = sroce_queue_init(uctx, &qp->sq, &num, sizeof(struct rxe_send_wqe) + wqe_size,
+			       &resp.sq_mi);
 	if (err)
 		goto err_erase;
 	init->cap.max_send_wr = num;
@@ -188,8 +179,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	} else {
 		qp->rq_max_sge = init->cap.max_recv_sge;
 		num = init->cap.max_recv_wr;
-		err = sroce_qp_queue_init(uctx, &qp->rq, &num, sizeof(struct rxe_recv_wqe) +
-					  qp->rq_max_sge * sizeof(struct rxe_sge), &resp.rq_mi);
+		err = sroce_queue_init(uctx, &qp->rq, &num, sizeof(struct rxe_recv_wqe) +
+				       qp->rq_max_sge * sizeof(struct rxe_sge), &resp.rq_mi);
 		if (err)
 			goto err_sq;
 		init->cap.max_recv_wr = num;

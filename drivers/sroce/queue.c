@@ -77,7 +77,8 @@ static void sroce_queue_setup(struct sroce_queue *q, struct rxe_queue_buf *buf,
 
 /**
  * sroce_queue_init() - allocate a ring and make it mmap()able by @uctx
- * @uctx: the user context that will map the ring
+ * @uctx: the user context that will map the ring; NULL for a kernel
+ *	consumer's ring (sroce_queue_init_kernel(), @mi untouched)
  * @q: the ring to initialise
  * @num_elem: in: the slots wanted; out: the usable capacity (>= in)
  * @elem_size: bytes each slot must hold
@@ -90,7 +91,11 @@ int sroce_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num_e
 {
 	struct sroce_queue_geom g;
 	struct sroce_mmap_entry *e;
-	int err = sroce_queue_geometry(*num_elem, elem_size, &g);
+	int err;
+
+	if (!uctx)
+		return sroce_queue_init_kernel(q, num_elem, elem_size);
+	err = sroce_queue_geometry(*num_elem, elem_size, &g);
 
 	if (err)
 		return err;

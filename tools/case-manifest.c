@@ -18,6 +18,8 @@
 #include "../kunit/cases/sq_case.h"
 #include "../kunit/cases/sq_requester.h"
 #include "../kunit/cases/sq_completer.h"
+#include "../kunit/cases/sq_ud.h"
+#include "../kunit/cases/ud.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -66,5 +68,11 @@ int main(void)
 	sq_cases("sroce_completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer));
 	printf("sroce_completer\tsq_timers_test\t9.7.6.1-timer\n");
 	printf("sroce_completer\tsq_names_test\t\n");
+	sq_cases("sroce_ud", sroce_sq_cases_ud, N(sroce_sq_cases_ud));
+	for (size_t i = 0; i < N(sroce_ud_cases); i++)
+		printf("sroce_ud\t%s\t%s\n", sroce_ud_cases[i].name, sroce_ud_cases[i].rules);
+	for (size_t i = 0; i < N(sroce_ud_qkey_cases); i++)
+		printf("sroce_ud\t%s\tud-qkey-privileged\n", sroce_ud_qkey_cases[i].name);
+	printf("sroce_ud\tud_names_test\t\n");
 	return 0;
 }

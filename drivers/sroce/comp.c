@@ -81,7 +81,12 @@ void sroce_comp_retire(struct sroce_qp *qp)
 
 	while (sroce_comp_pull(&s->core, &c)) {
 		sroce_sq_retire(qp, &c);
-		if (c.qp_error)
+		if (!c.qp_error)
+			continue;
+		/* A UD QP's send queue alone goes to SQE; an RC QP to Error. */
+		if (sroce_qp_is_ud(qp))
+			sroce_qp_sq_error(qp);
+		else
 			sroce_qp_error(qp, SROCE_EVENT_NONE);
 	}
 	if (s->draining && sroce_sq_drained(&s->core)) {
@@ -147,9 +152,12 @@ int sroce_comp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
 void sroce_sq_ready(struct sroce_qp *qp)
 {
 	struct sroce_sqs *s = &qp->sqs;
+	bool ud = sroce_qp_is_ud(qp);
 	struct sroce_sq_params p = {
 		.psn = qp->sq_psn,
-		.pmtu = qp->path_mtu,
+		/* A datagram is one packet: at most the port's MTU. */
+		.pmtu = ud ? ib_mtu_enum_to_int(qp->sdev->active_mtu) : qp->path_mtu,
+		.transport = ud ? SROCE_TRANSPORT_UD : SROCE_TRANSPORT_RC,
 		.window = sroce_req_window,
 		.ackreq_every = sroce_ackreq_every,
 		.max_rd_atomic = min_t(u32, qp->max_rd_atomic, U8_MAX),

@@ -12,6 +12,7 @@
 
 #include <sroce/core_abi.h>
 #include <sroce/sq_abi.h>
+#include <sroce/ud_abi.h>
 
 static_assert(offsetof(struct sroce_resp_desc, psn) == 16);
 static_assert(offsetof(struct sroce_resp_desc, kind) == 32);
@@ -24,6 +25,8 @@ static_assert(offsetof(struct sroce_sq_wqe, qp_error) == 55);
 static_assert(offsetof(struct sroce_req_pkt, opcode) == 52);
 static_assert(offsetof(struct sroce_comp_pkt, opcode) == 20);
 static_assert(offsetof(struct sroce_sq_cqe, status) == 8);
+static_assert(offsetof(struct sroce_ud_ret, action) == 8);
+static_assert(offsetof(struct sroce_sq_params, transport) == 21);
 static_assert(sizeof(struct sroce_sq_stats) ==
 	      8 * (8 + SROCE_NAK_CODE_COUNT + SROCE_CDROP_REASON_COUNT + SROCE_WC_STATUS_COUNT +
 		   SROCE_BLK_REASON_COUNT));
@@ -76,3 +79,8 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_sq_rule_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_block_reason_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_drop_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_wc_status_name);
+EXPORT_SYMBOL_IF_KUNIT(sroce_ud_admit);
+EXPORT_SYMBOL_IF_KUNIT(sroce_ud_place);
+EXPORT_SYMBOL_IF_KUNIT(sroce_ud_deth_qkey);
+EXPORT_SYMBOL_IF_KUNIT(sroce_ud_rule_name);
+EXPORT_SYMBOL_IF_KUNIT(sroce_ud_drop_name);

@@ -223,8 +223,12 @@ int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_notify_cq);
 
-/* A CQE for a kernel consumer: @wc's fields, and the QP and wr_cqe as pointers. */
-static void cq_kernel_wc(struct ib_wc *k, struct sroce_qp *qp, const struct ib_uverbs_wc *wc)
+/*
+ * A CQE for a kernel consumer: @wc's fields, and the QP and wr_cqe as
+ * pointers; a UD receive also says which header its GRH is (@nht).
+ */
+static void cq_kernel_wc(struct ib_wc *k, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
+			 u8 nht)
 {
 	/*
 	 * The opcode, status and flag values are ib_core's own in both
@@ -249,21 +253,27 @@ static void cq_kernel_wc(struct ib_wc *k, struct sroce_qp *qp, const struct ib_u
 		k->ex.invalidate_rkey = wc->ex.invalidate_rkey;
 	else
 		k->ex.imm_data = wc->ex.imm_data;
+	if (nht) {
+		k->network_hdr_type = nht;
+		k->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	}
 }
 
 /**
- * sroce_cq_post() - post one CQE and signal an armed CQ
+ * sroce_cq_post_hdr() - post one CQE and signal an armed CQ
  * @cq: the completion queue
  * @qp: the QP the completion is of
  * @wc: the CQE, in the layout librxe polls (a kernel CQ gets it as ib_wc)
  * @solicited: the completion is solicited (a receive with the BTH SE bit);
  *	an unsuccessful one signals a SOLICITED arm too (sroce_cq_fires())
+ * @network_hdr_type: a UD receive's RDMA_NETWORK_IPV4/_IPV6, for a kernel
+ *	CQ (ib_init_ah_attr_from_wc() reads the GRH by it); else 0
  *
  * Context: any; takes cq->lock with interrupts saved.
  * Return: 0, or -ENOSPC if the CQ overflowed (IB_EVENT_CQ_ERR is raised).
  */
-int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
-		  bool solicited)
+int sroce_cq_post_hdr(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
+		      bool solicited, u8 network_hdr_type)
 {
 	struct ib_cq *ibcq = &cq->ibcq;
 	unsigned long flags;
@@ -286,7 +296,7 @@ int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uver
 		return -ENOSPC;
 	}
 	if (cq->is_kernel)
-		cq_kernel_wc(slot, qp, wc);
+		cq_kernel_wc(slot, qp, wc, network_hdr_type);
 	else
 		memcpy(slot, wc, SROCE_CQE_SIZE);
 	sroce_queue_push(&cq->queue);
@@ -305,7 +315,7 @@ int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uver
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(sroce_cq_post);
+EXPORT_SYMBOL_IF_KUNIT(sroce_cq_post_hdr);
 
 /**
  * sroce_poll_cq() - ops.poll_cq: take up to @num_entries CQEs of a kernel CQ

@@ -83,6 +83,7 @@ static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)
 	a->max_res_rd_atom = 0x3f000;
 	a->atomic_cap = IB_ATOMIC_HCA;
 	a->max_srq = 0x3ff;
+	a->max_ah = SROCE_MAX_AH;
 	a->max_srq_wr = 0x4000;
 	a->max_srq_sge = 27;
 	a->max_pkeys = 64;
@@ -168,6 +169,8 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	WARN_ON(!xa_empty(&sdev->mr_xa));
 	xa_destroy(&sdev->qp_xa);
 	xa_destroy(&sdev->mr_xa);
+	WARN_ON(!xa_empty(&sdev->ah_xa));
+	xa_destroy(&sdev->ah_xa);
 	mutex_lock(&sroce_devs_lock);
 	if (!list_empty(&sdev->list)) {
 		list_del_init(&sdev->list);
@@ -213,13 +216,16 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.alloc_pd = sroce_alloc_pd,
 	.alloc_ucontext = sroce_alloc_ucontext,
+	.create_ah = sroce_create_ah,
 	.create_cq = sroce_create_cq,
 	.create_qp = sroce_create_qp,
 	.create_srq = sroce_create_srq,
+	.create_user_ah = sroce_create_ah,
 	.dealloc_driver = sroce_dealloc_driver,
 	.dealloc_pd = sroce_dealloc_pd,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
 	.dereg_mr = sroce_dereg_mr,
+	.destroy_ah = sroce_destroy_ah,
 	.destroy_cq = sroce_destroy_cq,
 	.destroy_qp = sroce_destroy_qp,
 	.destroy_srq = sroce_destroy_srq,
@@ -231,6 +237,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.modify_qp = sroce_modify_qp,
 	.modify_srq = sroce_modify_srq,
 	.post_send = sroce_post_send,
+	.query_ah = sroce_query_ah,
 	.query_device = sroce_query_device,
 	.query_pkey = sroce_query_pkey,
 	.query_port = sroce_query_port,
@@ -240,6 +247,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.req_notify_cq = sroce_req_notify_cq,
 	.resize_cq = sroce_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sroce_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
@@ -299,6 +307,7 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&sdev->list);
 	xa_init_flags(&sdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->atomic_lock);
 	sroce_init_attr(sdev, ndev);
 	sroce_set_mtu(sdev, ndev->mtu);

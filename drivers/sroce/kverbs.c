@@ -15,8 +15,9 @@
  *
  * Errors: a request the QP cannot take returns an errno with *bad_wr set
  * to it; the requests before it stay posted.  -EINVAL for a bad shape (an
- * opcode sroce does not carry, too many SGEs, inline data too long) or a
- * QP state that takes no posts, -ENOMEM for a full ring.  Lkeys and
+ * opcode sroce does not carry, too many SGEs, inline data too long, a UD
+ * send without an AH) or a QP state that takes no posts, -EMSGSIZE for a
+ * UD send longer than the port's MTU, -ENOMEM for a full ring.  Lkeys and
  * lengths are checked when the task fetches the WQE, as for user QPs; a
  * bad one completes with its local error.  A QP in Error takes every post
  * and flushes it (ib_drain_qp() relies on that).
@@ -26,9 +27,14 @@
 
 #include "sroce.h"
 
-/* The IB_WR_* opcodes a kernel RC QP carries: the uverbs values librxe writes. */
-static bool sroce_kwr_opcode_ok(enum ib_wr_opcode op)
+/*
+ * The IB_WR_* opcodes a kernel QP carries: the uverbs values librxe
+ * writes.  A UD QP sends only.
+ */
+static bool sroce_kwr_opcode_ok(const struct sroce_qp *qp, enum ib_wr_opcode op)
 {
+	if (sroce_qp_is_ud(qp))
+		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM;
 	switch (op) {
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
@@ -91,10 +97,12 @@ static void sroce_kwr_sges(struct rxe_dma_info *dma, const struct ib_sge *sg, in
 static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 			      struct rxe_send_wqe *wqe)
 {
+	int err = 0;
+
 	BUILD_BUG_ON(sizeof(struct ib_sge) != sizeof(struct rxe_sge));
 	BUILD_BUG_ON((int)IB_WR_ATOMIC_FETCH_AND_ADD != (int)IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD);
 
-	if (!sroce_kwr_opcode_ok(wr->opcode) || wr->num_sge < 0)
+	if (!sroce_kwr_opcode_ok(qp, wr->opcode) || wr->num_sge < 0)
 		return -EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
 	wqe->wr.wr_id = wr->wr_id;	/* the wr_cqe pointer of ib_alloc_cq() users */
@@ -109,16 +117,37 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 		wqe->wr.wr.atomic.compare_add = a->compare_add;
 		wqe->wr.wr.atomic.swap = a->swap;
 		wqe->wr.wr.atomic.rkey = a->rkey;
+	} else if (sroce_qp_is_ud(qp)) {
+		const struct ib_ud_wr *ud = ud_wr(wr);
+
+		if (!ud->ah)
+			return -EINVAL;
+		/* The AH by number, as librxe names it: its path is copied when sent. */
+		wqe->wr.wr.ud.ah_num = to_sah(ud->ah)->ah_num;
+		wqe->wr.wr.ud.remote_qpn = ud->remote_qpn;
+		wqe->wr.wr.ud.remote_qkey = ud->remote_qkey;
+		wqe->wr.wr.ud.pkey_index = ud->pkey_index;
 	} else if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM) {
 		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
 		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
 	}
 
 	if (wr->send_flags & IB_SEND_INLINE)
-		return sroce_kwr_inline(qp, wr, wqe);
-	if (wr->num_sge > qp->sq_max_sge)
-		return -EINVAL;
-	sroce_kwr_sges(&wqe->dma, wr->sg_list, wr->num_sge);
+		err = sroce_kwr_inline(qp, wr, wqe);
+	else if (wr->num_sge > qp->sq_max_sge)
+		err = -EINVAL;
+	else
+		sroce_kwr_sges(&wqe->dma, wr->sg_list, wr->num_sge);
+	if (err)
+		return err;
+	/*
+	 * A datagram is one packet: a longer one is refused now, where the
+	 * caller sees it (a user QP's completes LOC_LEN_ERR, as the requester
+	 * finds it).
+	 */
+	if (sroce_qp_is_ud(qp) &&
+	    wqe->dma.length > ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -174,7 +203,8 @@ int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	state = sroce_kqp_state(qp);
-	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR)
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE &&
+	    state != IB_QPS_ERR)
 		err = -EINVAL;
 	for (; wr && !err; wr = wr->next) {
 		struct rxe_send_wqe *slot = sroce_queue_client_tail(&qp->sq);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RC queue pairs: create, modify, query, destroy, the QPN table and the
- * post_send doorbell.  A user QP's SQ and RQ rings are librxe's (queue.c);
- * a kernel QP's (created with no udata) are kernel rings that its
- * ib_post_send()/ib_post_recv() fill (kverbs.c).  The responder (resp.c)
+ * Queue pairs, RC and UD: create, modify, query, destroy, the QPN table
+ * and the post_send doorbell.  A UD QP has no path: each send names its
+ * own (an AH), and a local error on its send queue moves it to SQE rather
+ * than Error, so its receive queue carries on (IBA 10.3.1).  A user QP's
+ * SQ and RQ rings are librxe's (queue.c); a kernel QP's (created with no
+ * udata) are kernel rings that its ib_post_send()/ib_post_recv() fill
+ * (kverbs.c).  The responder (resp.c)
  * consumes the RQ or SRQ either way.
  *
  * Locking:
@@ -110,7 +113,7 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	u32 qpn, num, wqe_size;
 	int err;
 
-	if (init->qp_type != IB_QPT_RC || init->rwq_ind_tbl)
+	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD) || init->rwq_ind_tbl)
 		return -EOPNOTSUPP;
 	if (!udata && !sdev->kverbs)
 		return -EOPNOTSUPP;
@@ -268,7 +271,7 @@ static u32 sroce_rd_atomic_depth(u8 n)
  * Check a RoCEv2 path (the core has filled the sgid attr and resolved the
  * dmac) and turn it into @av; the UDP source port is set when stored.
  */
-static int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av)
+int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
 	const struct ib_gid_attr *sgid_attr = grh->sgid_attr;
@@ -296,12 +299,14 @@ static int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av
 }
 
 /* Everything modify_qp checks before it changes anything. */
-static int sroce_qp_check_attr(const struct ib_qp_attr *attr, int mask, enum ib_qp_state cur,
-			       enum ib_qp_state next, struct sroce_av *av)
+static int sroce_qp_check_attr(const struct sroce_qp *qp, const struct ib_qp_attr *attr,
+			       int mask, enum ib_qp_state cur, enum ib_qp_state next,
+			       struct sroce_av *av)
 {
 	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
 		return -EINVAL;
-	if (!ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+	/* Which attributes each transition needs and allows, by QP type. */
+	if (!ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask))
 		return -EINVAL;
 	/* No alternate path: automatic path migration is not supported. */
 	if (mask & IB_QP_ALT_PATH)
@@ -335,7 +340,7 @@ static int sroce_qp_check_attr(const struct ib_qp_attr *attr, int mask, enum ib_
 	return 0;
 }
 
-/* Store the checked attributes.  IB_QP_QKEY does not apply to RC. */
+/* Store the checked attributes. */
 static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *attr, int mask,
 				const struct sroce_av *av)
 {
@@ -343,6 +348,8 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
 	if (mask & IB_QP_AV) {
 		qp->av = *av;
 		dst_cache_reset(&qp->dst_cache);
@@ -403,6 +410,30 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 	sroce_sq_error_flush(qp);
 }
 
+/**
+ * sroce_qp_sq_error() - a UD QP's send queue hit a local error: SQE
+ * @qp: the QP
+ *
+ * The failed WQE has completed with its error; every later one completes
+ * flushed, now and when posted, until modify_qp moves the QP back to RTS.
+ * The receive queue carries on (IBA 10.3.1).  An RC QP goes to Error
+ * instead (sroce_qp_error()).
+ * Context: the QP task.
+ */
+void sroce_qp_sq_error(struct sroce_qp *qp)
+{
+	bool live;
+
+	sroce_task_assert_owned(&qp->task);
+	spin_lock_bh(&qp->state_lock);
+	live = qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
+	if (live)
+		WRITE_ONCE(qp->state, IB_QPS_SQE);
+	spin_unlock_bh(&qp->state_lock);
+	if (live)
+		sroce_sq_error_flush(qp);
+}
+
 /* An asynchronous event of @qp, for its owner.  Context: any. */
 void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type)
 {
@@ -435,6 +466,7 @@ void sroce_qp_snapshot(struct sroce_qp *qp)
 	qp->view.av = qp->av;
 	qp->view.dest_qpn = qp->dest_qpn;
 	qp->view.access_flags = qp->access_flags;
+	qp->view.qkey = qp->qkey;
 	spin_unlock_bh(&qp->state_lock);
 }
 
@@ -463,7 +495,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	cur = qp->state;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	err = sroce_qp_check_attr(attr, mask, cur, next, &av);
+	err = sroce_qp_check_attr(qp, attr, mask, cur, next, &av);
 	if (err)
 		goto out;
 
@@ -496,7 +528,8 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_RTS:
 	case IB_QPS_SQD:
 		sroce_qp_quiesce(qp);
-		if (cur == IB_QPS_RTR)
+		/* SQE -> RTS: a UD QP's send queue starts again, empty. */
+		if (cur == IB_QPS_RTR || cur == IB_QPS_SQE)
 			sroce_sq_ready(qp);
 		sroce_sq_set_draining(qp, next == IB_QPS_SQD);
 		sroce_task_start(&qp->task);
@@ -534,16 +567,15 @@ out:
 	return err;
 }
 
-/* The GID table index of the QP's source address, 0 if it is gone. */
-static u8 sroce_sgid_index(struct sroce_qp *qp, struct sroce_av *av)
+/* The GID table index of a path's source address, 0 if it is gone. */
+static u8 sroce_sgid_index(struct sroce_dev *sdev, const struct sroce_av *av)
 {
 	const struct ib_gid_attr *gid_attr;
 	union ib_gid sgid;
 	u8 index;
 
 	rdma_ip2gid((struct sockaddr *)&av->saddr, &sgid);
-	gid_attr = rdma_find_gid_by_port(&qp->sdev->ibdev, &sgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 1,
-					 NULL);
+	gid_attr = rdma_find_gid_by_port(&sdev->ibdev, &sgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 1, NULL);
 	if (IS_ERR(gid_attr))
 		return 0;
 	index = gid_attr->index;
@@ -551,7 +583,7 @@ static u8 sroce_sgid_index(struct sroce_qp *qp, struct sroce_av *av)
 	return index;
 }
 
-static void sroce_av_to_attr(struct sroce_qp *qp, struct sroce_av *av, struct rdma_ah_attr *ah)
+void sroce_av_to_attr(struct sroce_dev *sdev, const struct sroce_av *av, struct rdma_ah_attr *ah)
 {
 	union ib_gid dgid;
 
@@ -560,7 +592,7 @@ static void sroce_av_to_attr(struct sroce_qp *qp, struct sroce_av *av, struct rd
 	if (!av->network_type)
 		return;
 	rdma_ip2gid((struct sockaddr *)&av->daddr, &dgid);
-	rdma_ah_set_grh(ah, &dgid, av->flow_label, sroce_sgid_index(qp, av), av->hop_limit,
+	rdma_ah_set_grh(ah, &dgid, av->flow_label, sroce_sgid_index(sdev, av), av->hop_limit,
 			av->traffic_class);
 	ether_addr_copy(ah->roce.dmac, av->dmac);
 }
@@ -600,6 +632,7 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->timeout = qp->timeout;
 	attr->retry_cnt = qp->retry_cnt;
 	attr->rnr_retry = qp->rnr_retry;
+	attr->qkey = qp->qkey;
 	av = qp->av;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
@@ -607,7 +640,7 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->path_mig_state = IB_MIG_MIGRATED;
 	attr->port_num = 1;
 	sroce_qp_get_cap(qp, &attr->cap);
-	sroce_av_to_attr(qp, &av, &attr->ah_attr);
+	sroce_av_to_attr(qp->sdev, &av, &attr->ah_attr);
 
 	init->event_handler = ibqp->event_handler;
 	init->qp_context = ibqp->qp_context;
@@ -615,7 +648,7 @@ int sroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->recv_cq = ibqp->recv_cq;
 	init->srq = ibqp->srq;
 	init->cap = attr->cap;
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = ibqp->qp_type;
 	init->sq_sig_type = qp->sq_sig_type;
 	init->port_num = 1;
 	return 0;
@@ -648,7 +681,8 @@ int sroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_lock_irqsave(&qp->state_lock, flags);
 	state = qp->state;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
-	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR)
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE &&
+	    state != IB_QPS_ERR)
 		return -EINVAL;
 	if (READ_ONCE(qp->sqs.quiet))
 		sroce_task_run(&qp->task);

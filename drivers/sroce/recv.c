@@ -4,7 +4,9 @@
  * packet is checked in a fixed order (lengths, BTH, opcode, pad, ICRC,
  * destination QP, its type, state and path), parsed into struct sroce_pkt
  * and queued for the QP's task: requests for the responder, responses
- * for the completer; any failure drops it under a named reason.
+ * for the completer; any failure drops it under a named reason.  An RC
+ * opcode reaches only an RC QP and must come on its path; a UD opcode
+ * only a UD QP, from anywhere, to an address in the GID table.
  * What each opcode carries comes from the wire layer (wire.h).
  */
 #include <linux/ip.h>
@@ -12,6 +14,8 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/ipv6.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_addr.h>
 
 #include <sroce/ib_wire.h>
 #include <sroce/psn.h>
@@ -41,10 +45,40 @@ static bool sroce_path_match(const struct sroce_av *av, struct sk_buff *skb)
 	return false;
 }
 
+/* A datagram's destination address is one of the port's GIDs (as rxe_chk_dgid). */
+static bool sroce_dgid_ok(struct sroce_dev *sdev, struct sk_buff *skb)
+{
+	const struct ib_gid_attr *attr;
+	union ib_gid dgid;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, (struct in6_addr *)&dgid);
+	else if (skb->protocol == htons(ETH_P_IPV6))
+		memcpy(&dgid, &ipv6_hdr(skb)->daddr, sizeof(dgid));
+	else
+		return false;
+	attr = rdma_find_gid_by_port(&sdev->ibdev, &dgid, IB_GID_TYPE_ROCE_UDP_ENCAP, 1, NULL);
+	if (IS_ERR(attr))
+		return false;
+	rdma_put_gid_attr(attr);
+	return true;
+}
+
+/* The opcode's transport (its high three bits) is the QP's. */
+static bool sroce_transport_match(const struct sroce_qp *qp, u8 opcode)
+{
+	u8 transport = opcode >> SROCE_OP_TRANSPORT_SHIFT;
+
+	if (sroce_qp_is_ud(qp))
+		return transport == SROCE_OP_TRANSPORT_UD;
+	return qp->ibqp.qp_type == IB_QPT_RC && transport == SROCE_OP_TRANSPORT_RC;
+}
+
 /* A QP in these states takes requests. */
 static bool sroce_state_takes_requests(enum ib_qp_state state)
 {
-	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD;
+	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD ||
+	       state == IB_QPS_SQE;
 }
 
 /* A QP in these states runs its requester, so it takes responses. */
@@ -68,6 +102,12 @@ static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
 	pkt->psn = apsn & SROCE_PSN_MASK;
 	pkt->ackreq = !!(apsn & SROCE_BTH_ACKREQ);
 
+	if (info->deth) {
+		eth = bth + info->deth;
+		pkt->deth_qkey = get_unaligned_be32(eth + offsetof(struct sroce_deth, qkey));
+		pkt->deth_src_qpn = get_unaligned_be32(eth + offsetof(struct sroce_deth, src_qpn)) &
+				    SROCE_BTH_QPN_MASK;
+	}
 	if (info->reth) {
 		eth = bth + info->reth;
 		pkt->reth_va = get_unaligned_be64(eth + offsetof(struct sroce_reth, va));
@@ -111,7 +151,7 @@ static bool sroce_deliver(struct sroce_qp *qp, struct sk_buff *skb, enum sroce_d
 		*why = SROCE_RX_DROP_SQ_STATE;
 	} else if (!response && !sroce_state_takes_requests(qp->state)) {
 		*why = SROCE_RX_DROP_QP_STATE;
-	} else if (!sroce_path_match(&qp->av, skb)) {
+	} else if (!sroce_qp_is_ud(qp) && !sroce_path_match(&qp->av, skb)) {
 		*why = SROCE_RX_DROP_BAD_ADDR;
 	} else {
 		if (skb_is_nonlinear(skb))
@@ -209,8 +249,12 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		goto drop;
 	}
 
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
+	if (!sroce_transport_match(qp, bth[offsetof(struct sroce_bth, opcode)])) {
 		why = SROCE_RX_DROP_QP_TYPE;
+		goto drop_qp;
+	}
+	if (sroce_qp_is_ud(qp) && !sroce_dgid_ok(sdev, skb)) {
+		why = SROCE_RX_DROP_BAD_DGID;
 		goto drop_qp;
 	}
 

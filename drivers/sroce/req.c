@@ -72,14 +72,18 @@ static u8 sroce_req_gather(struct sroce_qp *qp, const struct sroce_req_pkt *pkt,
  */
 static int sroce_req_send(struct sroce_qp *qp, const struct sroce_req_pkt *pkt)
 {
+	const struct sroce_swqe *sw = sroce_swqe(qp, pkt->wqe);
+	bool ud = sroce_qp_is_ud(qp);
 	struct sroce_hdrs h = {
 		.opcode = pkt->opcode,
 		.bth_flags = (pkt->flags & SROCE_PF_SOLICITED) ? SROCE_BTH_SE : 0,
 		.ackreq = pkt->flags & SROCE_PF_ACKREQ,
 		.pad = pkt->pad_count,
 		.pkey = SROCE_PKEY_DEFAULT,
-		.dest_qpn = qp->view.dest_qpn,
+		.dest_qpn = ud ? sw->remote_qpn : qp->view.dest_qpn,
 		.psn = pkt->psn,
+		.qkey = sw->qkey,
+		.src_qpn = qp->ibqp.qp_num,
 		.va = pkt->va,
 		.rkey = pkt->rkey,
 		.dma_len = pkt->dma_len,
@@ -87,12 +91,13 @@ static int sroce_req_send(struct sroce_qp *qp, const struct sroce_req_pkt *pkt)
 		.compare = pkt->compare,
 		.imm = (__force __be32)pkt->imm,
 	};
+	const struct sroce_av *av = ud ? &sw->av : &qp->view.av;
 	struct sroce_tx tx;
 	struct sk_buff *skb;
 	u8 *payload;
 	u8 status;
 
-	skb = sroce_tx_alloc(qp, &h, pkt->length, &payload, &tx);
+	skb = sroce_tx_alloc(qp, av, &h, pkt->length, &payload, &tx);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb) == -ENOMEM ? -ENOMEM : 0;
 	if (pkt->length) {
@@ -105,7 +110,7 @@ static int sroce_req_send(struct sroce_qp *qp, const struct sroce_req_pkt *pkt)
 	sroce_count(qp->sdev, SROCE_CNT_SQ_PACKETS);
 	if (pkt->flags & SROCE_PF_RETRY)
 		sroce_count(qp->sdev, SROCE_CNT_SQ_RETRANSMITS);
-	sroce_tx_send(qp, skb, &tx);
+	sroce_tx_send(qp, av, skb, &tx);
 	return 0;
 }
 

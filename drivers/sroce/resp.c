@@ -66,7 +66,7 @@ static void sroce_resp_purge(struct sroce_qp *qp)
  * A receive WQE, copied out of its ring and validated: 0, -EAGAIN if none is
  * posted, -EINVAL if the user wrote a bad one (its wr_id is still read).
  */
-static int sroce_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
+int sroce_resp_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w)
 {
 	struct sroce_queue *q = qp->srq ? &qp->srq->queue : &qp->rq;
 	u32 max_sge = qp->srq ? qp->srq->max_sge : qp->rq_max_sge;
@@ -125,7 +125,7 @@ out:
  * (sroce_recv_cqe() reads only the shadow): a consumer reposting from its
  * completion handler must find the room.
  */
-static void sroce_release_wqe(struct sroce_qp *qp)
+void sroce_resp_release_wqe(struct sroce_qp *qp)
 {
 	sroce_cursor_put(&qp->resp.place);
 	if (!qp->srq)
@@ -160,13 +160,13 @@ static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 op
 /* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
 static int sroce_take_wqe(struct sroce_qp *qp)
 {
-	int err = sroce_fetch_wqe(qp, &qp->resp.wqe);
+	int err = sroce_resp_fetch_wqe(qp, &qp->resp.wqe);
 
 	if (err == -EAGAIN)
 		return SROCE_EXEC_RNR;
 	if (err) {
 		/* A WQE corrupted in the ring: it completes in error, consumed. */
-		sroce_release_wqe(qp);
+		sroce_resp_release_wqe(qp);
 		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
 		return SROCE_EXEC_REM_OP;
 	}
@@ -219,12 +219,12 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		enum ib_wc_status st = err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
 						 IB_WC_LOC_PROT_ERR;
 
-		sroce_release_wqe(qp);
+		sroce_resp_release_wqe(qp);
 		sroce_recv_cqe(qp, st, IB_WC_RECV, resp->recv_offset, NULL);
 		return err;
 	}
 	if (xf & SROCE_XF_LAST) {
-		sroce_release_wqe(qp);
+		sroce_resp_release_wqe(qp);
 		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
@@ -277,7 +277,7 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		resp->write_resid -= pkt->payload_len;
 	}
 	if (imm) {
-		sroce_release_wqe(qp);
+		sroce_resp_release_wqe(qp);
 		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
@@ -345,7 +345,8 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
 static void sroce_resp_flush_posted(struct sroce_qp *qp, u32 n)
 {
 	while (n-- && sroce_queue_head(&qp->rq)) {
-		sroce_fetch_wqe(qp, &qp->resp.wqe);	/* wr_id is read even from a bad WQE */
+		/* The wr_id is read even from a bad WQE. */
+		sroce_resp_fetch_wqe(qp, &qp->resp.wqe);
 		sroce_queue_pop(&qp->rq);
 		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 	}
@@ -368,7 +369,7 @@ void sroce_resp_flush_rq(struct sroce_qp *qp)
 
 	sroce_task_assert_owned(&qp->task);
 	if (resp->have_wqe) {
-		sroce_release_wqe(qp);
+		sroce_resp_release_wqe(qp);
 		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 	}
 	if (qp->srq) {
@@ -511,29 +512,12 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	 */
 	if (qp->is_kernel && !qp->srq && sroce_resp_in_error(qp))
 		sroce_resp_flush_rq(qp);
+	if (sroce_qp_is_ud(qp))
+		return sroce_ud_resp_run(qp);
 
-	__skb_queue_head_init(&batch);
-	spin_lock_bh(&resp->rxq.lock);
-	while (skb_queue_len(&batch) < SROCE_RESP_BATCH_MAX && (skb = __skb_dequeue(&resp->rxq)))
-		__skb_queue_tail(&batch, skb);
-	more = !skb_queue_empty(&resp->rxq);
-	spin_unlock_bh(&resp->rxq.lock);
+	more = sroce_resp_take_batch(qp, &batch);
 	if (skb_queue_empty(&batch))
 		return more;
-
-	/*
-	 * A QP the requester or completer moved to Error (sroce_qp_error())
-	 * takes no more requests: those queued before go as the receive path
-	 * drops later ones, and no receive WQE is taken after the flush.
-	 */
-	if (sroce_resp_in_error(qp)) {
-		while ((skb = __skb_dequeue(&batch))) {
-			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
-			sroce_qp_put(sroce_pkt(skb)->qp);
-			kfree_skb(skb);
-		}
-		return more;
-	}
 	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
 	atomic64_add(skb_queue_len(&batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
 	if (!qp->srq)
@@ -545,12 +529,57 @@ bool sroce_resp_run(struct sroce_qp *qp)
 	sroce_resp_drain(qp);
 	sroce_resp_account(qp);
 	sroce_cursor_put(&resp->place);	/* never held across passes */
-	/* The QP references go last: destroy waits for them. */
-	while ((skb = __skb_dequeue(&batch))) {
-		sroce_qp_put(sroce_pkt(skb)->qp);
-		consume_skb(skb);
-	}
+	sroce_resp_put_batch(&batch, false);
 	return more;
+}
+
+/**
+ * sroce_resp_take_batch() - the requests queued so far, up to a batch
+ * @qp: the QP
+ * @batch: an empty list, filled
+ *
+ * A QP the requester or completer moved to Error (sroce_qp_error()) takes
+ * no more requests: those queued before go, counted, as the receive path
+ * drops later ones, and no receive WQE is taken after the flush; @batch
+ * is then empty.
+ * Context: the QP task.  Return: true if requests are left for another pass.
+ */
+bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch)
+{
+	struct sroce_resp *resp = &qp->resp;
+	struct sk_buff *skb;
+	bool more;
+
+	__skb_queue_head_init(batch);
+	spin_lock_bh(&resp->rxq.lock);
+	while (skb_queue_len(batch) < SROCE_RESP_BATCH_MAX && (skb = __skb_dequeue(&resp->rxq)))
+		__skb_queue_tail(batch, skb);
+	more = !skb_queue_empty(&resp->rxq);
+	spin_unlock_bh(&resp->rxq.lock);
+	if (!skb_queue_empty(batch) && sroce_resp_in_error(qp))
+		sroce_resp_put_batch(batch, true);
+	return more;
+}
+
+/*
+ * Free a batch's packets and their QP references, last: destroy waits for
+ * them.  @dropped: they were not handled, and count as QP-state drops.
+ */
+void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(batch))) {
+		struct sroce_qp *qp = sroce_pkt(skb)->qp;
+
+		if (dropped) {
+			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
+			kfree_skb(skb);
+		} else {
+			consume_skb(skb);
+		}
+		sroce_qp_put(qp);
+	}
 }
 
 /**

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The send side of an RC QP: the requester and completer shims around
+ * The send side of a QP (RC or UD): the requester and completer shims around
  * the C++ cores (req.c, comp.c), the send queue front end (wqe.c) and the
  * retransmit and RNR timers (timers.c).
  */
@@ -11,6 +11,7 @@
 #include <linux/timer.h>
 #include <sroce/sq_abi.h>
 
+#include "av.h"
 #include "dma.h"
 
 struct sroce_qp;
@@ -29,6 +30,10 @@ struct sroce_swqe {
 	u32 length;			/* message bytes */
 	bool is_inline;
 	void *data;			/* struct rxe_sge[num_sge], or the inline bytes */
+	/* UD: where the datagram goes, from the WQE and its AH. */
+	u32 remote_qpn;
+	u32 qkey;			/* for the DETH: sroce_ud_deth_qkey() applied */
+	struct sroce_av av;
 };
 
 /* struct sroce_sqs.events: set by the timers, consumed by the QP task. */
@@ -86,6 +91,7 @@ int sroce_sqs_create(struct sroce_qp *qp);
 void sroce_sqs_destroy(struct sroce_qp *qp);
 u32 sroce_sq_fetch(struct sroce_qp *qp, u32 budget);
 void sroce_sq_retire(struct sroce_qp *qp, const struct sroce_sq_cqe *c);
+u8 sroce_wc_status_to_ib(u8 status);	/* enum sroce_wc_status -> IB_WC_* */
 struct sroce_swqe *sroce_swqe(struct sroce_qp *qp, u32 pos);
 
 #endif /* SROCE_SQ_H */

@@ -62,13 +62,16 @@ enum sroce_drop {
 	SROCE_RX_DROP_BAD_OPCODE,	/* not an RC opcode sroce handles */
 	SROCE_RX_DROP_BAD_PAD,		/* pad count larger than the payload */
 	SROCE_RX_DROP_BAD_ICRC,		/* ICRC mismatch */
-	SROCE_RX_DROP_QP_TYPE,		/* QP is not RC */
+	SROCE_RX_DROP_QP_TYPE,		/* the opcode's transport is not the QP's */
 	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD */
 	SROCE_RX_DROP_BAD_ADDR,		/* source/destination IP != the QP's path */
 	SROCE_RX_DROP_SQ_STATE,		/* a response to a QP not in RTS/SQD */
 	SROCE_RX_DROP_RESP_BUSY,	/* responder queue full */
 	SROCE_RX_DROP_CORE,		/* the core decided DROP (its stats say why) */
 	SROCE_RX_DROP_COMP_BUSY,	/* completer queue full */
+	SROCE_RX_DROP_BAD_DGID,		/* UD: destination address not in the GID table */
+	SROCE_RX_DROP_BAD_QKEY,		/* UD: DETH Q_Key is not the QP's (ud.c) */
+	SROCE_RX_DROP_NO_WQE,		/* UD: no receive WQE posted (ud.c) */
 	SROCE_RX_DROP_COUNT,
 };
 
@@ -88,6 +91,7 @@ enum sroce_counter {
 	SROCE_CNT_SQ_RNR_WAITS,		/* RNR NAK waits started */
 	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
 	SROCE_CNT_SQ_TIMER_GRACE,	/* retransmit expiries given a run-on (timers.c) */
+	SROCE_CNT_UD_RX_ERRORS,		/* UD receives completed in error (too long, bad WQE) */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -109,6 +113,8 @@ struct sroce_dev {
 	u32 qp_next;			/* cyclic QPN allocation hint (xa_lock) */
 	struct xarray mr_xa;		/* key >> 8 -> struct sroce_mr, RCU lookups */
 	u32 mr_next;			/* (xa_lock of mr_xa) */
+	struct xarray ah_xa;		/* AH number -> struct sroce_ah_av, RCU lookups (ah.c) */
+	u32 ah_next;			/* (xa_lock of ah_xa) */
 	/*
 	 * Guards the 8 bytes of MR memory under an ATOMIC: its read, compare
 	 * and write are one step against every other QP's (sroce_mr_atomic).
@@ -175,6 +181,29 @@ struct sroce_cq {
 	bool is_kernel;
 	u32 cqe_size;
 };
+
+/* --- ah.c --------------------------------------------------------------- */
+
+/*
+ * What a UD send takes from an address handle: its path, copied into
+ * each WQE when the requester fetches it (wqe.c), looked up by number
+ * under RCU.  Separate from the struct ib_ah, which ib_core frees as soon
+ * as destroy_ah returns, so a lookup racing the destroy reads memory that
+ * an RCU grace period keeps.
+ */
+struct sroce_ah_av {
+	struct sroce_av av;
+	const struct sroce_pd *pd;	/* compared only: a WQE's AH must be its QP's PD's */
+	struct rcu_head rcu;
+};
+
+struct sroce_ah {
+	struct ib_ah ibah;
+	struct sroce_ah_av *av;
+	u32 ah_num;			/* 1..SROCE_MAX_AH: librxe's WQEs name the AH by it */
+};
+
+#define SROCE_MAX_AH 0x7fff
 
 /* --- mr.c --------------------------------------------------------------- */
 
@@ -247,19 +276,6 @@ struct sroce_resp {
 
 /* --- qp.c --------------------------------------------------------------- */
 
-struct sroce_av {
-	int network_type;		/* RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6 */
-	union {
-		struct sockaddr_in in4;
-		struct sockaddr_in6 in6;
-	} saddr, daddr;
-	u8 dmac[ETH_ALEN];
-	u8 hop_limit;
-	u8 traffic_class;
-	u32 flow_label;
-	u16 sport;			/* UDP source port of this QP's packets */
-};
-
 struct sroce_srq {
 	struct ib_srq ibsrq;
 	struct sroce_pd *pd;
@@ -289,6 +305,7 @@ struct sroce_qp_view {
 	struct sroce_av av;
 	u32 dest_qpn;
 	int access_flags;
+	u32 qkey;
 };
 
 struct sroce_qp {
@@ -339,6 +356,7 @@ struct sroce_qp {
 	u32 rq_psn;
 	u32 sq_psn;
 	int access_flags;		/* IB_ACCESS_REMOTE_* */
+	u32 qkey;			/* UD: IB_QP_QKEY */
 	u8 min_rnr_timer;
 	u8 timeout;
 	u8 retry_cnt;
@@ -389,6 +407,17 @@ static inline struct sroce_mr *to_smr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct sroce_mr, ibmr);
 }
 
+static inline struct sroce_ah *to_sah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct sroce_ah, ibah);
+}
+
+/* A UD QP (GSI is one too): datagrams, no connection. */
+static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
+
 static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
 {
 	return container_of(ibsrq, struct sroce_srq, ibsrq);
@@ -415,9 +444,17 @@ struct sroce_pkt {
 	__be32 imm_data;		/* ImmDt or IETH, as received */
 	u32 payload_off;		/* payload starts here */
 	u32 payload_len;		/* pad and ICRC excluded */
-	u64 reth_va;			/* RETH or AtomicETH address */
-	u32 reth_rkey;
-	u32 reth_len;			/* RETH DMA length */
+	union {
+		struct {
+			u64 reth_va;		/* RETH or AtomicETH address */
+			u32 reth_rkey;
+			u32 reth_len;		/* RETH DMA length */
+		};
+		struct {			/* UD: the DETH (no RETH) */
+			u32 deth_qkey;
+			u32 deth_src_qpn;
+		};
+	};
 };
 
 static inline struct sroce_pkt *sroce_pkt(struct sk_buff *skb)
@@ -477,8 +514,15 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 u8 sroce_cq_arm(u8 notify, enum ib_cq_notify_flags flags);
 bool sroce_cq_fires(u8 *notify, bool solicited, bool error);
-int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
-		  bool solicited);
+int sroce_cq_post_hdr(struct sroce_cq *cq, struct sroce_qp *qp, const struct ib_uverbs_wc *wc,
+		      bool solicited, u8 network_hdr_type);
+/* A CQE with no network header type (all but UD receives). */
+static inline int sroce_cq_post(struct sroce_cq *cq, struct sroce_qp *qp,
+				const struct ib_uverbs_wc *wc, bool solicited)
+{
+	return sroce_cq_post_hdr(cq, qp, wc, solicited, 0);
+}
+
 int sroce_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 
 /* mr.c */
@@ -501,7 +545,17 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned i
 int sroce_mr_atomic(struct sroce_mr *mr, u64 iova, u8 opcode, u64 compare_add, u64 swap,
 		    u64 *orig);
 
+/* ah.c */
+int sroce_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init, struct ib_udata *udata);
+int sroce_destroy_ah(struct ib_ah *ibah, u32 flags);
+int sroce_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+int sroce_ah_lookup(struct sroce_dev *sdev, u32 ah_num, const struct sroce_pd *pd,
+		    struct sroce_av *av);
+
 /* qp.c */
+int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av);
+void sroce_av_to_attr(struct sroce_dev *sdev, const struct sroce_av *av,
+		      struct rdma_ah_attr *ah);
 int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata);
 int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    struct ib_udata *udata);
@@ -518,6 +572,7 @@ void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);
 void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
+void sroce_qp_sq_error(struct sroce_qp *qp);
 
 /* kverbs.c: the work queue front end of kernel QPs */
 int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
@@ -559,9 +614,11 @@ struct sroce_tx {
 
 int sroce_tx_qp_init(struct sroce_qp *qp);
 void sroce_tx_qp_cleanup(struct sroce_qp *qp);
-struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_hdrs *h, u32 len,
-			       u8 **payload, struct sroce_tx *tx);
-int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx);
+struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_av *av,
+			       const struct sroce_hdrs *h, u32 len, u8 **payload,
+			       struct sroce_tx *tx);
+int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff *skb,
+		  struct sroce_tx *tx);
 void sroce_tx_abort(struct sk_buff *skb, struct sroce_tx *tx);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		      struct sroce_mr *mr);
@@ -578,6 +635,13 @@ void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);
 int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
 bool sroce_resp_run(struct sroce_qp *qp);
+bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch);
+void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped);
+int sroce_resp_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w);
+void sroce_resp_release_wqe(struct sroce_qp *qp);
+
+/* ud.c: the UD responder stage (datagrams in) and the GRH */
+bool sroce_ud_resp_run(struct sroce_qp *qp);
 
 /*
  * req.c, comp.c, timers.c: the requester and completer shims, stages of
@@ -605,5 +669,6 @@ bool sroce_sq_timer_hold(struct sroce_qp *qp);
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
 		       int index);
+size_t sroce_stats_nl_bytes(void);
 
 #endif /* SROCE_H */

@@ -5,7 +5,17 @@
  * core's counters (responses by kind, NAKs by code, ACKs coalesced away,
  * duplicates by kind, sequence-error episodes, core drops by reason)
  * summed over the device's QPs.
+ *
+ * `rdma statistic show` sends every enabled counter in one netlink
+ * message of NLMSG_DEFAULT_SIZE (about 3.7 KiB with 4 KiB pages): beyond
+ * that it shows nothing at all.  Counters that are never or rarely of
+ * use are optional and off by default (`rdma statistic set link
+ * sroce0/1 optional-counters NAME,...` shows them); sroce_stats_nl_bytes()
+ * is what the enabled ones take, checked by KUnit against the budget.
  */
+#include <kunit/visibility.h>
+#include <net/netlink.h>
+
 #include "sroce.h"
 
 #define RX_DROP(r) (SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_##r)
@@ -16,7 +26,7 @@
 
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
-	[RX_DROP(NO_DEVICE)].name = "rx_drop_no_device",
+	[RX_DROP(NO_DEVICE)] = { .name = "rx_drop_no_device", .flags = IB_STAT_FLAG_OPTIONAL },
 	[RX_DROP(TOO_SHORT)].name = "rx_drop_too_short",
 	[RX_DROP(NO_QP)].name = "rx_drop_no_qp",
 	[RX_DROP(BAD_TVER)].name = "rx_drop_bad_tver",
@@ -31,6 +41,9 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[RX_DROP(RESP_BUSY)].name = "rx_drop_resp_busy",
 	[RX_DROP(CORE)].name = "rx_drop_core",
 	[RX_DROP(COMP_BUSY)].name = "rx_drop_comp_busy",
+	[RX_DROP(BAD_DGID)].name = "rx_drop_bad_dgid",
+	[RX_DROP(BAD_QKEY)].name = "rx_drop_bad_qkey",
+	[RX_DROP(NO_WQE)].name = "rx_drop_no_wqe",
 	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
 	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
 	[SROCE_CNT_RX_BATCHES].name = "rx_batches",
@@ -42,6 +55,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_SQ_RNR_WAITS].name = "req_rnr_waits",
 	[SROCE_CNT_SQ_TX_THROTTLED].name = "req_tx_throttled",
 	[SROCE_CNT_SQ_TIMER_GRACE].name = "req_timer_grace",
+	[SROCE_CNT_UD_RX_ERRORS].name = "ud_rx_errors",
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",
@@ -61,7 +75,8 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[CORE(dup_read)].name = "dup_read",
 	[CORE(dup_atomic)].name = "dup_atomic",
 	[CORE(seq_episodes)].name = "seq_err_episodes",
-	[CORE(drops[SROCE_DROP_NONE])].name = "core_drop_none",
+	[CORE(drops[SROCE_DROP_NONE])] = {
+		.name = "core_drop_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[CORE(drops[SROCE_DROP_BAD_PSN])].name = "core_drop_bad_psn",
 	[CORE(drops[SROCE_DROP_BAD_OPCODE])].name = "core_drop_bad_opcode",
 	[CORE(drops[SROCE_DROP_BAD_VERDICT])].name = "core_drop_bad_verdict",
@@ -71,25 +86,29 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[CORE(drops[SROCE_DROP_DUP_ERROR])].name = "core_drop_dup_error",
 	[CORE(drops[SROCE_DROP_BUSY])].name = "core_drop_busy",
 	[CORE(drops[SROCE_DROP_NOT_EXPECTED])].name = "core_drop_not_expected",
-	[SQ_CORE(packets)].name = "req_core_packets",
-	[SQ_CORE(retransmits)].name = "req_core_retransmits",
+	[SQ_CORE(packets)] = { .name = "req_core_packets", .flags = IB_STAT_FLAG_OPTIONAL },
+	[SQ_CORE(retransmits)] = { .name = "req_core_retransmits", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(timeouts)].name = "comp_timeouts",
 	[SQ_CORE(rnr_waits)].name = "comp_rnr_waits",
 	[SQ_CORE(seq_naks)].name = "comp_nak_psn_seq_err",
 	[SQ_CORE(rnr_naks)].name = "comp_rnr_nak",
-	[SQ_CORE(fatal_naks[SROCE_NAK_PSN_SEQ_ERR])].name = "comp_fatal_nak_none",
+	[SQ_CORE(fatal_naks[SROCE_NAK_PSN_SEQ_ERR])] = {
+		.name = "comp_fatal_nak_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(fatal_naks[SROCE_NAK_INVALID_REQ])].name = "comp_nak_invalid_req",
 	[SQ_CORE(fatal_naks[SROCE_NAK_REM_ACCESS_ERR])].name = "comp_nak_rem_access_err",
 	[SQ_CORE(fatal_naks[SROCE_NAK_REM_OP_ERR])].name = "comp_nak_rem_op_err",
 	[SQ_CORE(implied_naks)].name = "comp_implied_nak",
 	[SQ_CORE(acks)].name = "comp_acks",
-	[SQ_CORE(drops[SROCE_CDROP_NONE])].name = "comp_drop_none",
+	[SQ_CORE(drops[SROCE_CDROP_NONE])] = {
+		.name = "comp_drop_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(drops[SROCE_CDROP_GHOST])].name = "comp_drop_ghost",
 	[SQ_CORE(drops[SROCE_CDROP_DUPLICATE])].name = "comp_drop_duplicate",
 	[SQ_CORE(drops[SROCE_CDROP_STALE_NAK])].name = "comp_drop_stale_nak",
 	[SQ_CORE(drops[SROCE_CDROP_BAD_OPCODE])].name = "comp_drop_bad_opcode",
-	[SQ_CORE(drops[SROCE_CDROP_BAD_LENGTH])].name = "comp_drop_bad_length",
-	[SQ_CORE(drops[SROCE_CDROP_RESERVED])].name = "comp_drop_reserved",
+	[SQ_CORE(drops[SROCE_CDROP_BAD_LENGTH])] = {
+		.name = "comp_drop_bad_length", .flags = IB_STAT_FLAG_OPTIONAL },
+	[SQ_CORE(drops[SROCE_CDROP_RESERVED])] = {
+		.name = "comp_drop_reserved", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(drops[SROCE_CDROP_READ_GAP])].name = "comp_drop_read_gap",
 	[SQ_CORE(drops[SROCE_CDROP_QP_ERROR])].name = "comp_drop_qp_error",
 	[SQ_CORE(completions[SROCE_WC_SUCCESS])].name = "wc_success",
@@ -103,13 +122,17 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SQ_CORE(completions[SROCE_WC_REM_OP_ERR])].name = "wc_rem_op_err",
 	[SQ_CORE(completions[SROCE_WC_RETRY_EXC_ERR])].name = "wc_retry_exc_err",
 	[SQ_CORE(completions[SROCE_WC_RNR_RETRY_EXC_ERR])].name = "wc_rnr_retry_exc_err",
-	[SQ_CORE(blocked[SROCE_BLK_NONE])].name = "req_blocked_none",
+	[SQ_CORE(blocked[SROCE_BLK_NONE])] = {
+		.name = "req_blocked_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_WINDOW])].name = "req_blocked_window",
-	[SQ_CORE(blocked[SROCE_BLK_ORD])].name = "req_blocked_ord",
-	[SQ_CORE(blocked[SROCE_BLK_FENCE])].name = "req_blocked_fence",
+	[SQ_CORE(blocked[SROCE_BLK_ORD])] = {
+		.name = "req_blocked_ord", .flags = IB_STAT_FLAG_OPTIONAL },
+	[SQ_CORE(blocked[SROCE_BLK_FENCE])] = {
+		.name = "req_blocked_fence", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_CREDITS])].name = "req_blocked_credits",
 	[SQ_CORE(blocked[SROCE_BLK_RNR_WAIT])].name = "req_blocked_rnr_wait",
-	[SQ_CORE(blocked[SROCE_BLK_DRAINING])].name = "req_blocked_draining",
+	[SQ_CORE(blocked[SROCE_BLK_DRAINING])] = {
+		.name = "req_blocked_draining", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_ERROR])].name = "req_blocked_error",
 	[SQ_CORE(blocked[SROCE_BLK_HOLD])].name = "req_blocked_hold",
 };
@@ -117,13 +140,42 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 /* Every counter has a name: a new enum value without one fails here. */
 static_assert(CORE(drops[SROCE_DROP_REASON_COUNT - 1]) == SROCE_CNT_CORE_LAST);
 static_assert(SQ_CORE(blocked[SROCE_BLK_REASON_COUNT - 1]) == SROCE_CNT_SQ_CORE_LAST);
-static_assert(RX_DROP(COMP_BUSY) == SROCE_CNT_RX_DROP_LAST);
+static_assert(RX_DROP(NO_WQE) == SROCE_CNT_RX_DROP_LAST);
 
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
 {
-	return rdma_alloc_hw_stats_struct(sroce_counter_descs, SROCE_CNT_COUNT,
-					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+	struct rdma_hw_stats *stats;
+	int i;
+
+	stats = rdma_alloc_hw_stats_struct(sroce_counter_descs, SROCE_CNT_COUNT,
+					   RDMA_HW_STATS_DEFAULT_LIFESPAN);
+	if (!stats)
+		return NULL;
+	for (i = 0; i < SROCE_CNT_COUNT; i++)
+		if (sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
+			set_bit(i, stats->is_disabled);
+	return stats;
 }
+
+/*
+ * The netlink bytes the counters enabled by default take in `rdma
+ * statistic show` (rdma_nl_stat_hwcounter_entry(): a nest, the name, the
+ * 64-bit value).
+ */
+size_t sroce_stats_nl_bytes(void)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < SROCE_CNT_COUNT; i++) {
+		if (sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
+			continue;
+		n += nla_total_size(0) + nla_total_size(strlen(sroce_counter_descs[i].name) + 1) +
+		     nla_total_size_64bit(sizeof(u64));
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_stats_nl_bytes);
 
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
 		       int index)

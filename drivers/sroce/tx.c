@@ -8,8 +8,10 @@
  * routed in init_net pinned to the device's netdev and sent through the
  * IP stack, which adds the link-layer header.  Each QP caches its route
  * (struct dst_cache, as tunnels do); modify_qp with a new AV resets it.
- * Runs in the QP task: the path and destination QPN come from the QP's
- * view of its attributes (qp->view), copied at the start of the pass.
+ * Runs in the QP task: an RC QP's path and destination QPN come from the
+ * QP's view of its attributes (qp->view), copied at the start of the
+ * pass; a UD send's from its WQE (a copy of its AH's), routed afresh for
+ * each datagram, since each may go elsewhere.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -85,13 +87,45 @@ static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
 }
 #endif
 
+/* A datagram's route: looked up each time, not cached (its path is its own). */
+static struct dst_entry *sroce_route_uncached(struct sock *sk, struct net_device *ndev,
+					      const struct sroce_av *av)
+{
+	if (av->network_type == RDMA_NETWORK_IPV6) {
+#if IS_ENABLED(CONFIG_IPV6)
+		struct flowi6 fl6 = {
+			.flowi6_oif = ndev->ifindex,
+			.flowi6_proto = IPPROTO_UDP,
+			.saddr = av->saddr.in6.sin6_addr,
+			.daddr = av->daddr.in6.sin6_addr,
+		};
+
+		return ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
+#else
+		return ERR_PTR(-EAFNOSUPPORT);
+#endif
+	} else {
+		struct flowi4 fl4 = {
+			.flowi4_oif = ndev->ifindex,
+			.flowi4_proto = IPPROTO_UDP,
+			.saddr = av->saddr.in4.sin_addr.s_addr,
+			.daddr = av->daddr.in4.sin_addr.s_addr,
+		};
+		struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
+
+		return IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
+	}
+}
+
 static struct dst_entry *sroce_route(struct sroce_qp *qp, struct sock *sk,
 				     struct net_device *ndev, const struct sroce_av *av)
 {
 	struct dst_entry *dst;
 
 	local_bh_disable();
-	if (av->network_type == RDMA_NETWORK_IPV6)
+	if (sroce_qp_is_ud(qp))
+		dst = sroce_route_uncached(sk, ndev, av);
+	else if (av->network_type == RDMA_NETWORK_IPV6)
 		dst = sroce_route6(qp, sk, ndev, av);
 	else
 		dst = sroce_route4(qp, sock_net(sk), ndev, av);
@@ -154,8 +188,9 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
 
 /**
  * sroce_tx_alloc() - an skb with the transport headers of @h and room for
- * @len payload bytes, routed on the QP's path.
+ * @len payload bytes, routed on @av.
  * @qp: the sending QP
+ * @av: the path: &qp->view.av, or a UD WQE's
  * @h: the headers; h->pad is set here from @len
  * @len: payload bytes
  * @payload: set to where they go (the pad after them is zeroed)
@@ -164,11 +199,11 @@ static void sroce_push_ip6(struct sk_buff *skb, const struct sroce_av *av)
  * Return: the skb, or ERR_PTR(-ENOMEM) (try again later) or another
  * -errno (no socket or route: the packet is lost, and counted).
  */
-struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_hdrs *h, u32 len,
-			       u8 **payload, struct sroce_tx *tx)
+struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_av *av,
+			       const struct sroce_hdrs *h, u32 len, u8 **payload,
+			       struct sroce_tx *tx)
 {
 	struct net_device *ndev = qp->sdev->ndev;
-	const struct sroce_av *av = &qp->view.av;
 	struct sroce_hdrs hdrs = *h;
 	unsigned int pad = -len & 3;
 	struct sk_buff *skb;
@@ -236,6 +271,7 @@ static void sroce_tx_skb_done(struct sk_buff *skb)
 /**
  * sroce_tx_send() - add UDP, IP and the ICRC to a packet and send it
  * @qp: the sending QP
+ * @av: the path it was allocated for
  * @skb: from sroce_tx_alloc(), filled; consumed
  * @tx: its transmit state
  *
@@ -245,9 +281,9 @@ static void sroce_tx_skb_done(struct sk_buff *skb)
  * Return: 0 when the IP stack (or the receive path) took the packet,
  * else -errno (counted).
  */
-int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx)
+int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff *skb,
+		  struct sroce_tx *tx)
 {
-	const struct sroce_av *av = &qp->view.av;
 	struct net *net = sock_net(tx->sock->sk);
 	int err;
 
@@ -267,6 +303,13 @@ int sroce_tx_send(struct sroce_qp *qp, struct sk_buff *skb, struct sroce_tx *tx)
 			   skb_tail_pointer(skb) - SROCE_ICRC_SIZE);
 
 	if (sroce_av_loopback(av)) {
+		/*
+		 * ip_local_out() would fill in the IPv4 checksum: a UD receive
+		 * hands this header to its consumer as the GRH, and ib_core
+		 * reads it as IPv4 only if the checksum holds.
+		 */
+		if (!tx->ipv6)
+			ip_send_check(ip_hdr(skb));
 		skb_dst_drop(skb);
 		__skb_pull(skb, tx->ip_len);
 		sroce_count(qp->sdev, SROCE_CNT_TX_PACKETS);
@@ -318,7 +361,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	struct sk_buff *skb;
 	u8 *payload;
 
-	skb = sroce_tx_alloc(qp, &hdrs, len, &payload, &tx);
+	skb = sroce_tx_alloc(qp, &qp->view.av, &hdrs, len, &payload, &tx);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
 	if (len && sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
@@ -327,5 +370,5 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);
 		return -EFAULT;
 	}
-	return sroce_tx_send(qp, skb, &tx);
+	return sroce_tx_send(qp, &qp->view.av, skb, &tx);
 }

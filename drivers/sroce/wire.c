@@ -23,6 +23,7 @@ struct sroce_opdef {
 	{ SROCE_OP_##op, SROCE_OPK_##kind, hdrs },
 static const struct sroce_opdef sroce_opdefs[] __initconst = {
 	SROCE_RC_OPCODES(SROCE_OPDEF)
+	SROCE_UD_OPCODES(SROCE_OPDEF)
 };
 
 /* Place @len bytes of header @h after what @info already holds. */
@@ -36,7 +37,10 @@ static u8 __init sroce_opinfo_add(struct sroce_opinfo *info, u8 hdrs, u8 h, u8 l
 	return at;
 }
 
-/* The extension headers follow the BTH as RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH. */
+/*
+ * The extension headers follow the BTH as DETH, RETH, AtomicETH, AETH,
+ * AtomicAckETH, ImmDt, IETH.
+ */
 void __init sroce_wire_init(void)
 {
 	unsigned int i;
@@ -48,6 +52,8 @@ void __init sroce_wire_init(void)
 		if (d->kind == SROCE_OPK_RESERVED)
 			continue;
 		info->len = SROCE_BTH_LEN;
+		info->deth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_DETH,
+					      sizeof(struct sroce_deth));
 		info->reth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_RETH,
 					      sizeof(struct sroce_reth));
 		info->atmeth = sroce_opinfo_add(info, d->hdrs, SROCE_HDR_ATMETH,
@@ -80,6 +86,12 @@ u8 *sroce_put_headers(u8 *p, const struct sroce_hdrs *h)
 	put_unaligned_be32(h->dest_qpn & SROCE_BTH_QPN_MASK, p + offsetof(struct sroce_bth, qpn));
 	put_unaligned_be32((h->psn & SROCE_PSN_MASK) | (h->ackreq ? SROCE_BTH_ACKREQ : 0),
 			   p + offsetof(struct sroce_bth, apsn));
+	if (info->deth) {
+		eth = p + info->deth;
+		put_unaligned_be32(h->qkey, eth + offsetof(struct sroce_deth, qkey));
+		put_unaligned_be32(h->src_qpn & SROCE_BTH_QPN_MASK,
+				   eth + offsetof(struct sroce_deth, src_qpn));
+	}
 	if (info->reth) {
 		eth = p + info->reth;
 		put_unaligned_be64(h->va, eth + offsetof(struct sroce_reth, va));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The driver's wire layer: what each RC opcode carries, with its header
- * offsets (derived at load from the one opcode list, SROCE_RC_OPCODES in
- * include/sroce/ib_wire.h, which the core reads too), and the header
+ * The driver's wire layer: what each RC and UD opcode carries, with its
+ * header offsets (derived at load from the opcode lists, SROCE_RC_OPCODES
+ * and SROCE_UD_OPCODES in include/sroce/ib_wire.h, which the cores read
+ * too), and the header
  * builder every transmit path uses.
  */
 #ifndef SROCE_WIRE_H
@@ -19,14 +20,15 @@
  * start of the BTH; 0 means the header is absent.
  */
 struct sroce_opinfo {
-	u8 len;		/* BTH and extension headers; 0: not an RC opcode */
+	u8 len;		/* BTH and extension headers; 0: an opcode sroce does not carry */
+	u8 deth;
 	u8 reth;
 	u8 atmeth;
 	u8 aeth;
 	u8 atmack;
 	u8 immdt;
 	u8 ieth;
-	bool response;	/* for the requester, which sroce does not have */
+	bool response;	/* a response: for the completer */
 };
 
 extern struct sroce_opinfo sroce_opinfo_table[U8_MAX + 1];
@@ -58,6 +60,8 @@ struct sroce_hdrs {
 	u32 msn;		/* AETH */
 	u64 atomic_orig;	/* AtomicAckETH */
 	__be32 imm;		/* ImmDt, or IETH's R_Key */
+	u32 qkey;		/* DETH */
+	u32 src_qpn;		/* DETH */
 };
 
 void sroce_wire_init(void);

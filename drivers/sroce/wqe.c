@@ -17,6 +17,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include <sroce/ud_abi.h>
 #include "sroce.h"
 #include "sq.h"
 
@@ -55,6 +56,12 @@ static const u8 sroce_wc_status_ib[SROCE_WC_STATUS_COUNT] = {
 	[SROCE_WC_RETRY_EXC_ERR] = IB_WC_RETRY_EXC_ERR,
 	[SROCE_WC_RNR_RETRY_EXC_ERR] = IB_WC_RNR_RETRY_EXC_ERR,
 };
+
+/* A core completion status (enum sroce_wc_status) as ib_core's. */
+u8 sroce_wc_status_to_ib(u8 status)
+{
+	return status < SROCE_WC_STATUS_COUNT ? sroce_wc_status_ib[status] : IB_WC_GENERAL_ERR;
+}
 
 #define SROCE_MAX_MSG 0x80000000u	/* 2^31 bytes (IBA 9.4.3) */
 
@@ -201,6 +208,15 @@ static u8 sroce_sq_shadow(struct sroce_qp *qp, const void *slot, u32 pos)
 		w->rkey = hdr.wr.wr.rdma.rkey;
 	}
 	w->imm = (__force u32)hdr.wr.ex.imm_data;	/* wire order, kept as is */
+	if (sroce_qp_is_ud(qp)) {
+		/* The AH's path, copied now: a WQE never holds the AH itself. */
+		if (sroce_ah_lookup(qp->sdev, hdr.wr.wr.ud.ah_num, qp->pd, &sw->av))
+			return SROCE_WC_LOC_QP_OP_ERR;
+		sw->remote_qpn = hdr.wr.wr.ud.remote_qpn & SROCE_BTH_QPN_MASK;
+		sw->qkey = sroce_ud_deth_qkey(hdr.wr.wr.ud.remote_qkey, qp->view.qkey);
+		sw->av.sport = rdma_get_udp_sport(sw->av.flow_label, qp->ibqp.qp_num,
+						  sw->remote_qpn);
+	}
 	return sroce_sq_check(qp, &hdr, sw, op);
 }
 
@@ -241,7 +257,7 @@ void sroce_sq_retire(struct sroce_qp *qp, const struct sroce_sq_cqe *c)
 {
 	struct ib_uverbs_wc wc = {
 		.wr_id = sroce_swqe(qp, c->wqe)->wr_id,
-		.status = sroce_wc_status_ib[c->status],
+		.status = sroce_wc_status_to_ib(c->status),
 		.opcode = c->op < SROCE_WR_OP_COUNT ? sroce_wc_opcodes[c->op] : 0,
 		.byte_len = c->byte_len,
 		.qp_num = qp->ibqp.qp_num,

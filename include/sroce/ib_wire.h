@@ -42,6 +42,22 @@ enum sroce_rc_opcode {
 	SROCE_OP_RC_COUNT = 0x18, /* first value past the RC table */
 };
 
+/*
+ * BTH opcodes, UD transport (high three bits 011).  IBA Table 35: a UD
+ * message is one SEND Only packet, with a DETH after the BTH.
+ */
+enum sroce_ud_opcode {
+	SROCE_OP_UD_SEND_ONLY = 0x64,
+	SROCE_OP_UD_SEND_ONLY_IMM = 0x65,
+};
+
+/* The transport an opcode belongs to: its high three bits (IBA 9.2). */
+#define SROCE_OP_TRANSPORT_SHIFT 5
+#define SROCE_OP_TRANSPORT_RC 0x0
+#define SROCE_OP_TRANSPORT_UC 0x1
+#define SROCE_OP_TRANSPORT_RD 0x2
+#define SROCE_OP_TRANSPORT_UD 0x3
+
 /* What an RC opcode is: a request of one of four kinds, a response, or reserved. */
 enum sroce_op_kind {
 	SROCE_OPK_SEND,
@@ -59,6 +75,7 @@ enum sroce_op_kind {
 #define SROCE_HDR_ATMACK 0x08
 #define SROCE_HDR_IMMDT 0x10
 #define SROCE_HDR_IETH 0x20
+#define SROCE_HDR_DETH 0x40
 
 /*
  * Every RC opcode once, in opcode order (IBA Table 35; headers 9.3-9.4):
@@ -96,6 +113,15 @@ enum sroce_op_kind {
 	X(RESERVED_15,		RESERVED,	1, 1, 0, 0)			\
 	X(SEND_LAST_INV,	SEND,		0, 1, 0, SROCE_HDR_IETH)	\
 	X(SEND_ONLY_INV,	SEND,		1, 1, 1, SROCE_HDR_IETH)
+
+/*
+ * The UD opcodes, in the same form (IBA Table 35; DETH 9.3.2).  The
+ * responder's core reads only the RC table; the UD responder decides in
+ * its own core (ud_abi.h).
+ */
+#define SROCE_UD_OPCODES(X)							\
+	X(UD_SEND_ONLY,		SEND,		1, 1, 1, SROCE_HDR_DETH)	\
+	X(UD_SEND_ONLY_IMM,	SEND,		1, 1, 1, SROCE_HDR_DETH | SROCE_HDR_IMMDT)
 
 /* AETH syndrome (IBA 9.7.5.2, Tables 43/44): bit 7 reserved, 6:5 kind. */
 enum sroce_aeth_kind {
@@ -160,6 +186,15 @@ struct sroce_atmack {
 	uint64_t orig;
 };
 
+/* Datagram extended transport header (IBA 9.3.2). */
+struct sroce_deth {
+	uint32_t qkey;
+	uint32_t src_qpn;	/* reserved:8 SrcQP:24 */
+};
+
+/* The Q_Key a UD send names with its high bit set means the QP's own. */
+#define SROCE_QKEY_PRIVILEGED 0x80000000u
+
 #define SROCE_BTH_ACKREQ 0x80000000u
 #define SROCE_BTH_SE 0x80
 #define SROCE_BTH_MIG 0x40
@@ -175,5 +210,6 @@ SROCE_STATIC_ASSERT(sizeof(struct sroce_aeth) == 4, "AETH is 4 bytes");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_reth) == 16, "RETH is 16 bytes");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_atmeth) == 28, "AtomicETH is 28 bytes");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_atmack) == 8, "AtomicAckETH is 8 bytes");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_deth) == 8, "DETH is 8 bytes");
 
 #endif /* SROCE_IB_WIRE_H */

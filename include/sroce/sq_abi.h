@@ -52,6 +52,13 @@ enum sroce_wr_op {
 	SROCE_WR_OP_COUNT = 7,
 };
 
+/* The QP's transport service (struct sroce_sq_params.transport). */
+enum sroce_transport {
+	SROCE_TRANSPORT_RC = 0,	/* reliable connected: ACKs, retries, window, credits */
+	SROCE_TRANSPORT_UD = 1,	/* unreliable datagram: one SEND Only packet per message */
+	SROCE_TRANSPORT_COUNT = 2,
+};
+
 /* struct sroce_sq_wqe.flags, set by the caller. */
 #define SROCE_WF_SIGNALED 0x01	/* post a CQE on success (errors always post) */
 #define SROCE_WF_FENCE 0x02	/* wait for earlier READ/ATOMICs to complete */
@@ -156,6 +163,9 @@ enum sroce_sq_rule {
 	SROCE_SQR_GHOST,	/* 9.7.6.1: a response that answers nothing is dropped */
 	SROCE_SQR_LOCAL_ERR,	/* 10.10.2: a local error completes its WQE, the QP goes to Error */
 	SROCE_SQR_FLUSH,	/* 10.10.2: in Error every remaining WQE completes WR_FLUSH_ERR */
+	SROCE_SQR_UD_SEND,	/* UD: a message is one SEND Only packet, complete once sent */
+	SROCE_SQR_UD_LENGTH,	/* UD: a message longer than the MTU fails LOC_LEN_ERR, unsent */
+	SROCE_SQR_UD_OP,	/* UD: only SEND and SEND with immediate; else LOC_QP_OP_ERR */
 	SROCE_SQR_COUNT,
 };
 
@@ -170,7 +180,8 @@ struct sroce_sq_params {
 	uint8_t retry_cnt;	/* 0..7 */
 	uint8_t rnr_retry;	/* 0..7, 7 is infinite */
 	uint8_t hold_tail;	/* hold the last packet posted while a response is due */
-	uint8_t pad[3];
+	uint8_t transport;	/* enum sroce_transport; UD: pmtu is the port's MTU */
+	uint8_t pad[2];
 };
 
 /* One shadow WQE.  The caller fills the first block before posting. */

@@ -136,6 +136,14 @@ SROCE_EXTERN_C_END
 		    .max_rd_atomic = (ord_), .timeout = (to_), .retry_cnt = (retry_), \
 		    .rnr_retry = (rnr_), .hold_tail = 1 }
 #define SQ_DEFAULT_HOLD(psn_) SQ_PARAMS_HOLD(psn_, 256, 64, 0, 4, 14, 7, 7)
+/*
+ * A UD send queue: initial PSN and the port's MTU; the RC parameters are
+ * set as an RC queue would have them, to show that UD ignores them.
+ */
+#define SQ_UD(psn_, mtu_) \
+	.params = { .psn = (psn_), .pmtu = (mtu_), .window = 1, .ackreq_every = 1, \
+		    .max_rd_atomic = 0, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, \
+		    .hold_tail = 1, .transport = SROCE_TRANSPORT_UD }
 
 /* Steps. */
 #define POST(wr_, len_, ...) { .op = SQ_POST, .wr = SROCE_WR_##wr_, .len = (len_), __VA_ARGS__ }
@@ -212,6 +220,12 @@ SROCE_EXTERN_C_END
 #define PKT_RT_AR(op_, wqe_, psn_, off_, len_, why_, ...) \
 	PKT_(op_, wqe_, psn_, off_, len_, SROCE_PF_RETRY | SROCE_PF_ACKREQ, ACKREQ_##why_, \
 	     __VA_ARGS__)
+/* A UD datagram: one SEND Only packet, whole message at offset 0. */
+#define PKT_UD(op_, wqe_, psn_, len_, ...) \
+	PKT_(op_, wqe_, psn_, 0, len_, 0, UD_SEND, __VA_ARGS__)
+/* ... with BTH SE (the WQE was solicited). */
+#define PKT_UD_SE(op_, wqe_, psn_, len_, ...) \
+	PKT_(op_, wqe_, psn_, 0, len_, SROCE_PF_SOLICITED, UD_SEND, __VA_ARGS__)
 #define P_RETH(va_, rkey_, len_) .va = (va_), .rkey = (rkey_), .dma_len = (len_)
 #define P_IMM(v) .imm = (v)
 #define P_ATOM(va_, rkey_, swap_, cmp_) .va = (va_), .rkey = (rkey_), .swap_add = (swap_), \
@@ -225,6 +239,7 @@ SROCE_EXTERN_C_END
 	{ .wqe = (wqe_), .status = SROCE_WC_##st_, .byte_len = (len_), .signaled = (sig_), \
 	  .rule = SROCE_SQR_##rule_, .qp_error = (qperr_) }
 #define FLUSHED(wqe_) CQE_R(wqe_, WR_FLUSH_ERR, 0, 1, FLUSH, 0)
+#define CQE_UD(wqe_, len_, sig_) CQE_R(wqe_, SUCCESS, len_, sig_, UD_SEND, 0)
 
 /* A duplicate ACK of "nothing" that lifts the credit limit (0x1F). */
 #define UNLIMITED_CREDITS() \

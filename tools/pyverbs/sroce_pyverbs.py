@@ -24,6 +24,31 @@ JSON lines.  The server checks, through pyverbs alone:
                 in order on the SRQ's QP
   cq_resize     resize of the completion channel's CQ
 
+UD, on the server's own device (two UD QPs, AHs to its own GID):
+
+  ud_loopback   a SEND_WITH_IMM datagram: byte_len 40 + payload, the GRH
+                flag, the sender's QPN, the GRH (20 zero bytes, then an
+                IPv4 header with a valid checksum, UDP, the server's
+                address both ways), the payload after it
+  ud_qkey       a datagram under a Q_Key that is not the receiver's is
+                dropped (sroce: rx_drop_bad_qkey + 1); one whose WR Q_Key
+                has the high bit set carries the sender QP's own Q_Key and
+                arrives
+  ud_no_wqe     a datagram with no receive posted is dropped (sroce:
+                rx_drop_no_wqe + 1), and the next one is delivered
+  ud_recv_short a datagram longer than the receive buffer after the GRH
+                completes it LOC_LEN_ERR (sroce: ud_rx_errors + 1); the QP
+                stays in RTS and takes the next one
+
+On an sroce server only:
+
+  ud_too_long   a send longer than the port's MTU completes LOC_LEN_ERR,
+                unsent, and the QP goes to SQE; its next WR completes
+                flushed, and SQE -> RTS makes it send again (stock rxe
+                completes it successfully without sending, C10-93.1.1)
+  ud_ah_destroyed  a WQE whose AH was destroyed before the requester
+                took it completes LOC_QP_OP_ERR and the QP goes to SQE
+
 On an sroce server only (stock rxe on Debian's 6.1 raises no Last WQE
 Reached event at all):
 
@@ -49,7 +74,9 @@ import sys
 import time
 
 import pyverbs.enums as e
-from pyverbs.addr import AHAttr, GID, GlobalRoute
+import subprocess
+
+from pyverbs.addr import AH, AHAttr, GID, GlobalRoute
 from pyverbs.cq import CQ, CompChannel
 from pyverbs.device import Context
 from pyverbs.mr import MR
@@ -298,9 +325,13 @@ class Server:
         self.run("device", self.device)
         self.run("qp_states", self.qp_states)
         self.run("srq", self.srq)
+        for name in ("ud_loopback", "ud_qkey", "ud_no_wqe", "ud_recv_short"):
+            self.run(name, getattr(self, name))
         if self.args.dev.startswith("sroce"):
             self.run("flush_solicited", self.flush_solicited)
             self.run("srq_last_wqe", self.srq_last_wqe)
+            self.run("ud_too_long", self.ud_too_long)
+            self.run("ud_ah_destroyed", self.ud_ah_destroyed)
         lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         lsock.bind(("0.0.0.0", self.args.port))
@@ -374,6 +405,232 @@ class Server:
             raise Check("a limit above max_wr was accepted")
         except PyverbsRDMAError as ex:
             expect(ex.error_code == 22, f"limit > max_wr: errno {ex.error_code}")
+
+    # ------------------------------------------------------------ UD
+
+    def sroce(self):
+        return self.args.dev.startswith("sroce")
+
+    def counters(self):
+        """The device's counters (sroce's named ones), {} on stock rxe."""
+        if not self.sroce():
+            return {}
+        out = subprocess.run(["rdma", "statistic", "show", "link", f"{self.args.dev}/1"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        return {out[i]: int(out[i + 1]) for i in range(2, len(out) - 1, 2)}
+
+    def expect_delta(self, before, name, delta):
+        if not self.sroce():
+            return
+        got = self.counters().get(name, 0) - before.get(name, 0)
+        expect(got == delta, f"counter {name} changed by {got}, expected {delta}")
+
+    def ud_pair(self, qkey_a=0x1234, qkey_b=0x1234):
+        """Two UD QPs in RTS on one CQ each, and an AH to the server's own GID."""
+        s = self.s
+        qps = []
+        for qkey in (qkey_a, qkey_b):
+            cq = CQ(s.ctx, 16, None, None, 0)
+            cap = QPCap(max_send_wr=8, max_recv_wr=8, max_send_sge=1, max_recv_sge=1)
+            qp = QP(s.pd, QPInitAttr(qp_type=e.IBV_QPT_UD, scq=cq, rcq=cq, cap=cap,
+                                     sq_sig_all=1))
+            a = QPAttr(qp_state=e.IBV_QPS_INIT)
+            a.pkey_index = 0
+            a.port_num = 1
+            a.qkey = qkey
+            qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT | e.IBV_QP_QKEY)
+            qp.modify(QPAttr(qp_state=e.IBV_QPS_RTR), e.IBV_QP_STATE)
+            a = QPAttr(qp_state=e.IBV_QPS_RTS)
+            a.sq_psn = 0x123
+            qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_SQ_PSN)
+            qps.append((qp, cq))
+        return qps
+
+    def ud_ah(self):
+        gr = GlobalRoute(dgid=GID(self.s.gid), sgid_index=self.args.gid, hop_limit=64)
+        return AH(self.s.pd, attr=AHAttr(gr=gr, is_global=1, port_num=1))
+
+    def ud_send(self, qp, ah, rqpn, qkey, n, seed, off=RECV_OFF + 4096, imm=None):
+        s = self.s
+        s.mr.write(pattern(seed, n), n, off)
+        wr = SendWR(wr_id=seed, opcode=e.IBV_WR_SEND_WITH_IMM if imm is not None else
+                    e.IBV_WR_SEND, num_sge=1, sg=[SGE(s.mr.buf + off, n, s.mr.lkey)],
+                    send_flags=e.IBV_SEND_SIGNALED, imm_data=imm or 0)
+        wr.set_wr_ud(ah, rqpn, qkey)
+        qp.post_send(wr)
+
+    def ud_recv(self, qp, wr_id, length):
+        s = self.s
+        s.mr.write(bytes(length), length, RECV_OFF)
+        qp.post_recv(RecvWR(wr_id=wr_id, num_sge=1, sg=[SGE(s.mr.buf + RECV_OFF, length,
+                                                              s.mr.lkey)]))
+
+    def ud_poll(self, cq, what, status=e.IBV_WC_SUCCESS):
+        wc = self.s.poll(cq, what)
+        expect(wc.status == status, f"{what}: status {wc.status}, expected {status}")
+        return wc
+
+    def ud_nothing(self, cq, what):
+        time.sleep(1)
+        n, _ = cq.poll(1)
+        expect(n == 0, f"{what}: a completion arrived")
+
+    def ud_close(self, qps, ah):
+        for qp, cq in qps:
+            qp.close()
+            cq.close()
+        ah.close()
+
+    def ud_loopback(self):
+        s = self.s
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            self.ud_recv(b, 71, 40 + 1024)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 1000, 71, imm=0x0a0b0c0d)
+            wc = self.ud_poll(acq, "UD send")
+            expect(wc.opcode == e.IBV_WC_SEND, f"send opcode {wc.opcode}")
+            wc = self.ud_poll(bcq, "UD receive")
+            expect(wc.opcode == e.IBV_WC_RECV, f"receive opcode {wc.opcode}")
+            expect(wc.byte_len == 1040, f"byte_len {wc.byte_len}, expected 40 + 1000")
+            expect(wc.src_qp == a.qp_num, f"src_qp {wc.src_qp:#x}, expected {a.qp_num:#x}")
+            expect(wc.wc_flags & e.IBV_WC_GRH, "IBV_WC_GRH not set")
+            expect(wc.wc_flags & e.IBV_WC_WITH_IMM, "IBV_WC_WITH_IMM not set")
+            expect(wc.imm_data == 0x0a0b0c0d, f"imm_data {wc.imm_data:#x}")
+            grh = s.mr.read(40, RECV_OFF)
+            expect(grh[:20] == bytes(20), "GRH: the first 20 bytes are not zero (IPv4)")
+            ip = grh[20:40]
+            expect(ip[0] == 0x45 and ip[9] == 17, f"GRH: not an IPv4/UDP header: {ip.hex()}")
+            csum = sum((ip[i] << 8) | ip[i + 1] for i in range(0, 20, 2))
+            csum = (csum & 0xffff) + (csum >> 16)
+            csum = (csum & 0xffff) + (csum >> 16)
+            expect(csum == 0xffff, f"GRH: the IPv4 header checksum does not hold: {ip.hex()}")
+            mine = b"".join(int(g, 16).to_bytes(2, "big") for g in s.gid.split(":")[-2:])
+            expect(ip[12:16] == mine and ip[16:20] == mine,
+                   f"GRH: addresses {ip[12:16].hex()} -> {ip[16:20].hex()}, expected {mine.hex()}")
+            got = s.mr.read(1000, RECV_OFF + 40)
+            expect(got == pattern(71, 1000), "UD payload differs")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_qkey(self):
+        qps = self.ud_pair(qkey_a=0x1234, qkey_b=0x1234)
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            before = self.counters()
+            self.ud_recv(b, 72, 40 + 256)
+            self.ud_send(a, ah, b.qp_num, 0x4321, 100, 72)
+            self.ud_poll(acq, "UD send under the wrong Q_Key")
+            self.ud_nothing(bcq, "wrong Q_Key")
+            self.expect_delta(before, "rx_drop_bad_qkey", 1)
+            # High bit set: the sender QP's own Q_Key (0x1234) goes in the DETH.
+            self.ud_send(a, ah, b.qp_num, 0x80000000, 100, 73)
+            self.ud_poll(acq, "UD send under a privileged WR Q_Key")
+            wc = self.ud_poll(bcq, "UD receive under the QP's own Q_Key")
+            expect(wc.byte_len == 140, f"byte_len {wc.byte_len}")
+            expect(self.s.mr.read(100, RECV_OFF + 40) == pattern(73, 100), "payload differs")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_no_wqe(self):
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            before = self.counters()
+            self.ud_send(a, ah, b.qp_num, 0x1234, 64, 74)
+            self.ud_poll(acq, "UD send with no receive posted")
+            self.ud_nothing(bcq, "no receive posted")
+            self.expect_delta(before, "rx_drop_no_wqe", 1)
+            self.ud_recv(b, 75, 40 + 64)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 64, 75)
+            self.ud_poll(acq, "UD send")
+            wc = self.ud_poll(bcq, "UD receive after the drop")
+            expect(wc.wr_id == 75, f"wr_id {wc.wr_id}")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_recv_short(self):
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            before = self.counters()
+            self.ud_recv(b, 76, 40 + 50)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 51, 76)
+            self.ud_poll(acq, "UD send")
+            wc = self.ud_poll(bcq, "UD receive too short", e.IBV_WC_LOC_LEN_ERR)
+            expect(wc.wr_id == 76, f"wr_id {wc.wr_id}")
+            self.expect_delta(before, "ud_rx_errors", 1)
+            st = b.query(e.IBV_QP_STATE)[0].qp_state
+            expect(st == e.IBV_QPS_RTS, f"receiver state {st} after the error, expected RTS")
+            self.ud_recv(b, 77, 40 + 50)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 50, 77)
+            self.ud_poll(acq, "UD send")
+            wc = self.ud_poll(bcq, "UD receive after the error")
+            expect(wc.wr_id == 77 and wc.byte_len == 90, f"wr_id {wc.wr_id} len {wc.byte_len}")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_too_long(self):
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            before = self.counters()
+            self.ud_recv(b, 78, 40 + 2048)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 1025, 78)
+            self.ud_poll(acq, "UD send over the MTU", e.IBV_WC_LOC_LEN_ERR)
+            self.expect_delta(before, "wc_loc_len_err", 1)
+            st = a.query(e.IBV_QP_STATE)[0].qp_state
+            expect(st == e.IBV_QPS_SQE, f"sender state {st}, expected SQE")
+            self.ud_send(a, ah, b.qp_num, 0x1234, 8, 79)
+            self.ud_poll(acq, "UD send in SQE", e.IBV_WC_WR_FLUSH_ERR)
+            self.ud_nothing(bcq, "a send over the MTU")
+            a.modify(QPAttr(qp_state=e.IBV_QPS_RTS), e.IBV_QP_STATE)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 1024, 80)
+            self.ud_poll(acq, "UD send after SQE -> RTS")
+            wc = self.ud_poll(bcq, "UD receive after SQE -> RTS")
+            expect(wc.wr_id == 78 and wc.byte_len == 1064, f"wr_id {wc.wr_id} len {wc.byte_len}")
+            expect(self.s.mr.read(1024, RECV_OFF + 40) == pattern(80, 1024), "payload differs")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_ah_destroyed(self):
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            # A QP in RTR takes no sends: librxe leaves the WQE in its ring
+            # and the doorbell fails; the AH goes before the QP reaches RTS.
+            a.modify(QPAttr(qp_state=e.IBV_QPS_ERR), e.IBV_QP_STATE)
+            a.modify(QPAttr(qp_state=e.IBV_QPS_RESET), e.IBV_QP_STATE)
+            init = QPAttr(qp_state=e.IBV_QPS_INIT)
+            init.pkey_index, init.port_num, init.qkey = 0, 1, 0x1234
+            a.modify(init, e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT | e.IBV_QP_QKEY)
+            a.modify(QPAttr(qp_state=e.IBV_QPS_RTR), e.IBV_QP_STATE)
+            gone = self.ud_ah()
+            try:
+                self.ud_send(a, gone, b.qp_num, 0x1234, 8, 81)
+                raise Check("a send in RTR was accepted")
+            except PyverbsRDMAError:
+                pass
+            gone.close()
+            rts = QPAttr(qp_state=e.IBV_QPS_RTS)
+            rts.sq_psn = 1
+            a.modify(rts, e.IBV_QP_STATE | e.IBV_QP_SQ_PSN)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 8, 82)
+            wc = self.ud_poll(acq, "the WQE of the destroyed AH", e.IBV_WC_LOC_QP_OP_ERR)
+            expect(wc.wr_id == 81, f"wr_id {wc.wr_id}, expected 81")
+            wc = self.ud_poll(acq, "the WQE behind it", e.IBV_WC_WR_FLUSH_ERR)
+            expect(wc.wr_id == 82, f"wr_id {wc.wr_id}, expected 82")
+            st = a.query(e.IBV_QP_STATE)[0].qp_state
+            expect(st == e.IBV_QPS_SQE, f"sender state {st}, expected SQE")
+            self.ud_nothing(bcq, "the destroyed AH")
+        finally:
+            self.ud_close(qps, ah)
 
     def flush_solicited(self):
         s = self.s

@@ -3,7 +3,8 @@
 #
 # /sroce/rc-plan has one check per line, in the order both VMs run them:
 #	ID ROUND PAIRING KIND TOOL SIZE ITERS TIMEOUT LABEL [OPTIONS...]
-# KIND: pp (ibv_rc_pingpong), pt (a perftest tool), it (sroce_integrity);
+# KIND: pp (an ibv_*_pingpong tool, -c: it checks the data), pt (a
+# perftest tool), it (sroce_integrity);
 # SIZE "-": the tool's default; "@ipv6" among the OPTIONS: the IPv6
 # RoCEv2 GIDs.  The check's tool uses TCP port 19000+ID, its control
 # messages 21000+ID.  /sroce/rc-rounds names each ROUND's netem options
@@ -203,7 +204,7 @@ mkcmd() {
 	done
 	[ -n "$gid" ] || { CMD=; return 1; }
 	case $k in
-	pp) CMD="ibv_rc_pingpong -d $DEV -g $gid -s $size -n $iters -p $port -c$opts" ;;
+	pp) CMD="$tool -d $DEV -g $gid -s $size -n $iters -p $port -c$opts" ;;
 	pt) sz=
 	    [ "$size" = - ] || sz=" -s $size"
 	    CMD="$tool -d $DEV -x $gid -F -n $iters$sz -p $port$opts" ;;
@@ -247,10 +248,10 @@ wait_server() {
 	fi
 	wait "$spid"
 	srv=$?
-	# ibv_rc_pingpong -c: the server checks what it received, and reports
+	# ibv_*_pingpong -c: the server checks what it received, and reports
 	# a bad buffer but still exits 0.
 	if [ "$kind" = pp ] && grep -q "invalid data" "/tmp/s.$1"; then
-		echo "# $1 ibv_rc_pingpong reported invalid data"
+		echo "# $1 $tool reported invalid data"
 		srv=98
 	fi
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# RC traffic in every pairing of providers, with unmodified Debian
+# RC and UD traffic in every pairing of providers, with unmodified Debian
 # userspace: ibv_rc_pingpong, the perftest RC tools and the integrity tool
-# (tools/integrity), on a clean link and, with --lossy, on a lossy one.
+# (tools/integrity), on a clean link and, with --lossy, on a lossy one;
+# ibv_ud_pingpong and perftest's UD mode on the clean link.
 #
 #   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy]
-#                           [--lossy-pairs LIST] [--quick]
+#                           [--lossy-pairs LIST] [--quick] [--only REGEX]
 #                           [--dry-run] [--retransmits=report] [--reanalyze]
 #   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
 #
@@ -15,22 +16,26 @@
 #            in one VM
 # All pairings run in one boot: one VM pair (the VMs switch providers
 # between pairings, loopback pairings last, in VM A), or a single VM when
-# only loopback pairings are asked for.  Per pairing, on a clean link (29
+# only loopback pairings are asked for.  Per pairing, on a clean link (33
 # checks):
 #   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
 #   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
 #   ib_{send,write,read}_lat at 64 B and 4 KiB; ib_atomic_lat;
 #   ib_write_bw -q 4, ib_send_bw over IPv6 GIDs, ib_send_bw --use-srq;
-#   sroce_integrity (every byte verified), and again with a PSN wrap.
+#   sroce_integrity (every byte verified), and again with a PSN wrap;
+#   UD: ibv_ud_pingpong -c at 1024 B (the port MTU) over IPv4 and 512 B
+#   over IPv6, ib_send_bw -c UD at 1024 B, ib_send_lat -c UD at 64 B.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running sroce_integrity, and loss1 ib_write_bw
 # 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 21 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 25 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
-# iterations.  --dry-run prints the plan (one check a line,
+# iterations.  --only REGEX keeps the checks whose label (e.g.
+# ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
+# --dry-run prints the plan (one check a line,
 # as tools/testvm/rc-guest.sh reads it) and stops; --reanalyze gives the
 # verdicts of the last run in build/rc-FLAVOUR again, from its own plan
 # (give the same pairings and --retransmits), with no VM.
@@ -71,8 +76,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
-usage() { sed -n '2,68p' "$0" >&2; exit 2; }
-flavour=debug pairs=rxe-rxe lossy=0 lossy_pairs= quick=0 dry=0 rexmit_report=0 reanalyze=0
+usage() { sed -n '2,/^set -uo/{/^set -uo/!p}' "$0" >&2; exit 2; }
+flavour=debug pairs=rxe-rxe lossy=0 lossy_pairs= quick=0 dry=0 rexmit_report=0 reanalyze=0 only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	normal | debug) flavour=$1 ;;
@@ -81,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--lossy) lossy=1 ;;
 	--lossy-pairs) [ $# -ge 2 ] || usage; lossy=1 lossy_pairs=$2; shift ;;
 	--quick) quick=1 ;;
+	--only) [ $# -ge 2 ] || usage; only=$2; shift ;;
 	--dry-run) dry=1 ;;
 	--retransmits=report) rexmit_report=1 ;;
 	--reanalyze) reanalyze=1 ;;
@@ -127,6 +133,7 @@ plan=$out/rc-plan
 id=0
 add() {	# ROUND PAIRING KIND TOOL SIZE ITERS LABEL [OPTIONS...]
 	local t=$tp
+	[ -z "$only" ] || [[ $7 =~ $only ]] || return 0
 	[ "$3" != it ] || t=$ti
 	echo "$id $1 $2 $3 $4 $5 $6 $t ${*:7}" >>"$plan"
 	id=$((id + 1))
@@ -162,6 +169,15 @@ clean_checks() {	# ROUND PAIRING
 	add "$r" "$p" pt ib_send_bw 4096 "$(nit 50 20)" ib_send_bw/4096/ipv6 @ipv6
 	add "$r" "$p" pt ib_send_bw 64 "$(nit 200 100)" ib_send_bw/64/srq --use-srq
 	full add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
+	ud_checks "$r" "$p"
+}
+# UD: datagrams of the port's MTU (1024 at the link's 1500), each way;
+# ibv_ud_pingpong -c checks every byte after the GRH.
+ud_checks() {	# ROUND PAIRING
+	add "$1" "$2" pp ibv_ud_pingpong 1024 "$(nit 200 100)" ibv_ud_pingpong/1024
+	add "$1" "$2" pp ibv_ud_pingpong 512 "$(nit 100 50)" ibv_ud_pingpong/512/ipv6 @ipv6
+	add "$1" "$2" pt ib_send_bw 1024 "$(nit 200 100)" ib_send_bw/1024/ud -c UD
+	add "$1" "$2" pt ib_send_lat 64 "$(nit 100 50)" ib_send_lat/64/ud -c UD
 }
 for r in "${rounds[@]}"; do
 	for p in "${two[@]}"; do
@@ -242,7 +258,9 @@ done <"$plan"
 # The capture: per two-VM check, the frames between its client's "start"
 # and "done" control messages (TCP 21000+ID), counted by analyze.py.
 if [ ${#two[@]} -gt 0 ] && [ -s "$out/link.pcap" ]; then
-	awk '$3 !~ /^loop-/ { print $1 "/" $2 "/" $3 "/" $9, $5, $6, ($7 == "-" ? 0 : $7), 21000 + $1 }' "$plan" \
+	# Not the UD checks: the capture checks are about RC's requests and responses.
+	awk '$3 !~ /^loop-/ && $9 !~ /(^|\/)(ibv_ud_pingpong|ud)(\/|$)/ {
+		print $1 "/" $2 "/" $3 "/" $9, $5, $6, ($7 == "-" ? 0 : $7), 21000 + $1 }' "$plan" \
 		>"$out/capture-workloads.txt"
 	python3 "$top/tools/ackrate/analyze.py" "$out/link.pcap" "$out/capture-workloads.txt" \
 		--json "$out/capture.json" >/dev/null 2>"$out/capture.err"

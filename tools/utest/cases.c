@@ -11,6 +11,8 @@
 #include "sq_case.h"
 #include "sq_requester.h"
 #include "sq_completer.h"
+#include "sq_ud.h"
+#include "ud.h"
 #include "utest_cases.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -36,5 +38,11 @@ const unsigned int sroce_naeth = N(sroce_aeth_cases);
 const struct sroce_sq_suite sroce_sq_suites[] = {
 	{ "requester", sroce_sq_cases_requester, N(sroce_sq_cases_requester) },
 	{ "completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer) },
+	{ "ud", sroce_sq_cases_ud, N(sroce_sq_cases_ud) },
 };
 const unsigned int sroce_sq_nsuites = N(sroce_sq_suites);
+
+const struct sroce_ud_case *const sroce_ud_table = sroce_ud_cases;
+const unsigned int sroce_nud = N(sroce_ud_cases);
+const struct sroce_ud_qkey_case *const sroce_ud_qkey_table = sroce_ud_qkey_cases;
+const unsigned int sroce_nud_qkey = N(sroce_ud_qkey_cases);

@@ -133,4 +133,29 @@ INSTANTIATE_TEST_SUITE_P(Aeth, AethSyndrome, ::testing::ValuesIn(AethRows()),
                            return Sanitize(i.param->name);
                          });
 
+// The UD receive decisions (kunit/cases/ud.h).
+class UdReceive : public ::testing::TestWithParam<const sroce_ud_case*> {};
+TEST_P(UdReceive, Case) { sroce_ud_case_run(GetParam(), &kChecker); }
+std::vector<const sroce_ud_case*> UdRows() {
+  std::vector<const sroce_ud_case*> v;
+  for (unsigned i = 0; i < sroce_nud; i++) v.push_back(&sroce_ud_table[i]);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Ud, UdReceive, ::testing::ValuesIn(UdRows()),
+                         [](const ::testing::TestParamInfo<const sroce_ud_case*>& i) {
+                           return Sanitize(i.param->name);
+                         });
+
+class UdQkey : public ::testing::TestWithParam<const sroce_ud_qkey_case*> {};
+TEST_P(UdQkey, Case) { sroce_ud_qkey_case_run(GetParam(), &kChecker); }
+std::vector<const sroce_ud_qkey_case*> UdQkeyRows() {
+  std::vector<const sroce_ud_qkey_case*> v;
+  for (unsigned i = 0; i < sroce_nud_qkey; i++) v.push_back(&sroce_ud_qkey_table[i]);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Ud, UdQkey, ::testing::ValuesIn(UdQkeyRows()),
+                         [](const ::testing::TestParamInfo<const sroce_ud_qkey_case*>& i) {
+                           return Sanitize(i.param->name);
+                         });
+
 }  // namespace

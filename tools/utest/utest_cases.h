@@ -5,6 +5,7 @@
 
 #include "case.h"
 #include "sq_case.h"
+#include "ud_case.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,10 @@ extern const struct sroce_psn_case *const sroce_psn_table;
 extern const unsigned int sroce_npsn;
 extern const struct sroce_aeth_case *const sroce_aeth_table;
 extern const unsigned int sroce_naeth;
+extern const struct sroce_ud_case *const sroce_ud_table;
+extern const unsigned int sroce_nud;
+extern const struct sroce_ud_qkey_case *const sroce_ud_qkey_table;
+extern const unsigned int sroce_nud_qkey;
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   params_.rnr_retry &= 7;
   params_.timeout &= 31;
   params_.hold_tail = params_.hold_tail ? 1 : 0;
+  if (params_.transport >= SROCE_TRANSPORT_COUNT) params_.transport = SROCE_TRANSPORT_RC;
   stats_ = sroce_sq_stats{};
   ring_ = ring;
   nslots_ = 1;
@@ -101,6 +102,8 @@ uint32_t SendQueue::Post(uint32_t n) {
     w.first_psn = 0;
     w.npsn = 0;
     w.ssn = 0;
+    w.rule = SROCE_SQR_NONE;
+    w.qp_error = 0;
   }
   prod_ += n;
   // 10.10.2: a WQE posted to a send queue in Error completes flushed.
@@ -128,7 +131,27 @@ void SendQueue::ReachFailed() {
   w.npsn = 0;
   sent_++;
   stopped_ = true;
-  if (una_ == sent_ - 1) Fail(una_, w.status, SROCE_SQR_LOCAL_ERR);
+  if (una_ == sent_ - 1) Fail(una_, w.status, w.rule ? w.rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR));
+}
+
+// A UD WQE the requester reaches that cannot go: an operation other than
+// SEND (ud-op) or a message longer than the port's MTU (ud-length) fails
+// with its local error, unsent, as a WQE refused at post time does.  The
+// IBA's C10-93.1.1 would complete an oversized one successfully without
+// sending it, as stock rxe does; sroce reports it instead, so the sender
+// learns why nothing arrived.
+void SendQueue::UdRefuse() {
+  sroce_sq_wqe& w = At(sent_);
+  if (w.state != kWqePosted) return;
+  if (w.op != SROCE_WR_SEND && w.op != SROCE_WR_SEND_IMM) {
+    w.state = kWqeFailed;
+    w.status = SROCE_WC_LOC_QP_OP_ERR;
+    w.rule = SROCE_SQR_UD_OP;
+  } else if (w.length > pmtu_) {
+    w.state = kWqeFailed;
+    w.status = SROCE_WC_LOC_LEN_ERR;
+    w.rule = SROCE_SQR_UD_LENGTH;
+  }
 }
 
 // The block reason for the packet at @c, or SROCE_BLK_NONE if it may go.
@@ -140,8 +163,9 @@ uint8_t SendQueue::Gate(const Cursor& c) const {
   if (w.state == kWqeFailed) return SROCE_BLK_ERROR;
   if (sroce_psn_diff(c.psn, next_psn_) < 0)  // a retransmission
     return probing_ ? FlowGate(c) : static_cast<uint8_t>(SROCE_BLK_NONE);
-  if (c.pos == sent_) {  // the WQE would start
-    if (draining_) return SROCE_BLK_DRAINING;
+  if (c.pos == sent_ && draining_) return SROCE_BLK_DRAINING;  // the WQE would start
+  if (Ud()) return SROCE_BLK_NONE;  // no acknowledgement to wait for
+  if (c.pos == sent_) {
     if (IsReadAtomic(w.op) && rd_outstanding_ >= params_.max_rd_atomic) return SROCE_BLK_ORD;
     if ((w.flags & SROCE_WF_FENCE) && rd_outstanding_) return SROCE_BLK_FENCE;
   }
@@ -188,6 +212,15 @@ void SendQueue::Build(const Cursor& c, sroce_req_pkt* pkt) const {
   pkt->psn = c.psn;
   pkt->offset = c.off;
   pkt->rule = SROCE_SQR_SEGMENT;
+  if (Ud()) {  // ud-send: the whole message in one packet, with a DETH
+    pkt->rule = SROCE_SQR_UD_SEND;
+    pkt->length = w.length;
+    pkt->pad_count = static_cast<uint8_t>((4 - (w.length & 3)) & 3);
+    pkt->opcode = w.op == SROCE_WR_SEND_IMM ? SROCE_OP_UD_SEND_ONLY_IMM : SROCE_OP_UD_SEND_ONLY;
+    if (w.op == SROCE_WR_SEND_IMM) pkt->imm = w.imm;
+    if (w.flags & SROCE_WF_SOLICITED) pkt->flags |= SROCE_PF_SOLICITED;
+    return;
+  }
   if (IsReadAtomic(w.op)) {
     pkt->rkey = w.rkey;
     if (w.op == SROCE_WR_READ) {
@@ -299,10 +332,13 @@ uint8_t SendQueue::AckReqRule(uint8_t hints) const {
 
 SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_valid_ = false;
+  if (Ud() && !error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ && !draining_)
+    UdRefuse();
   if (!error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ &&
       At(sent_).state == kWqeFailed) {
+    uint8_t rule = At(sent_).rule ? At(sent_).rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR);
     ReachFailed();
-    SqRet r = Make(SROCE_SQ_BLOCKED, SROCE_BLK_ERROR, SROCE_SQR_LOCAL_ERR);
+    SqRet r = Make(SROCE_SQ_BLOCKED, SROCE_BLK_ERROR, rule);
     TimerAfter(&r);
     return r;
   }
@@ -326,7 +362,7 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_ = ReqSnapshot{cur_,           sent_,         next_psn_,
                       next_ssn_,      rd_outstanding_, since_ackreq_,
                       resp_due_psn_,  resp_due_,     resp_due_read_, stats_.packets,
-                      stats_.retransmits, timer_running_};
+                      stats_.retransmits, timer_running_, una_};
   undo_valid_ = true;
   bool retry = sroce_psn_diff(cur_.psn, next_psn_) < 0;
   if (cur_.pos == sent_) Start(At(cur_.pos));
@@ -334,6 +370,14 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   Advance(*pkt);
 
   SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
+  if (Ud()) {
+    // ud-send: nothing acknowledges a datagram; it is complete once sent
+    // (the caller pulls its completion after the packet went).
+    stats_.packets++;
+    Complete(pkt->wqe, SROCE_WC_SUCCESS, SROCE_SQR_UD_SEND);
+    r.rule = SROCE_SQR_UD_SEND;
+    return r;
+  }
   const sroce_sq_wqe& w = At(pkt->wqe);
   if (IsReadAtomic(w.op)) {  // always answered: a response is due
     since_ackreq_++;
@@ -372,6 +416,15 @@ void SendQueue::Unsend() {
     sroce_sq_wqe& w = At(s.sent);
     w.state = kWqePosted;
     w.first_psn = w.npsn = w.ssn = 0;
+  }
+  // A datagram completed by the packet is not complete after all.
+  if (s.una != una_) {
+    sroce_sq_wqe& w = At(s.una);
+    if (stats_.completions[w.status]) stats_.completions[w.status]--;
+    w.state = kWqePosted;
+    w.status = SROCE_WC_SUCCESS;
+    w.rule = SROCE_SQR_NONE;
+    una_ = s.una;
   }
   cur_ = s.cur;
   sent_ = s.sent;

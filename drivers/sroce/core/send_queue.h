@@ -55,6 +55,7 @@ struct ReqSnapshot {
   uint64_t packets;
   uint64_t retransmits;
   bool timer_running;
+  uint32_t una;  // UD: the packet completed its WQE
 };
 
 
@@ -133,6 +134,8 @@ class SendQueue {
   bool AtEndOfWork(const Cursor& c) const;
   bool HoldTail(uint8_t hints) const;
   void ReachFailed();
+  bool Ud() const { return params_.transport == SROCE_TRANSPORT_UD; }
+  void UdRefuse();
 
   // completer.cc
   SqRet Drop(uint8_t reason, uint8_t rule);

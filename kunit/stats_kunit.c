@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit suite for drivers/sroce/stats.c. */
+#include <kunit/test.h>
+#include <linux/netlink.h>
+
+#include "../drivers/sroce/sroce.h"
+
+/*
+ * `rdma statistic show` sends every counter enabled by default in one
+ * netlink message, or none at all: what they take stays under
+ * NLMSG_DEFAULT_SIZE, less room for the message's other attributes
+ * (device, port, the nest around the table).
+ */
+static void stats_fit_netlink_message_test(struct kunit *test)
+{
+	size_t bytes = sroce_stats_nl_bytes();
+
+	kunit_info(test, "counters enabled by default: %zu netlink bytes of %lu", bytes,
+		   (unsigned long)NLMSG_DEFAULT_SIZE);
+	KUNIT_EXPECT_LT(test, bytes, (size_t)(NLMSG_DEFAULT_SIZE - 256));
+}
+
+static struct kunit_case stats_cases[] = {
+	KUNIT_CASE(stats_fit_netlink_message_test),
+	{}
+};
+
+static struct kunit_suite sroce_stats_suite = {
+	.name = "sroce_stats",
+	.test_cases = stats_cases,
+};
+
+kunit_test_suite(sroce_stats_suite);

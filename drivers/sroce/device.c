@@ -257,14 +257,14 @@ static const struct ib_device_ops sroce_dev_ops = {
 
 /*
  * The kernel verbs: with them ib_core counts sroce as a kernel verbs
- * provider (ib_device_check_mandatory()) and attaches its kernel clients,
- * ib_mad, ib_cm and rdma_cm among them.  ib_mad needs a GSI QP, which
- * sroce does not have yet, so they are off unless asked for.
+ * provider (ib_device_check_mandatory()) and attaches its kernel clients
+ * when the device registers: ib_mad (on QP1, the GSI QP), ib_cm, rdma_cm
+ * and the kernel ULPs.  Off, the device serves user space only.
  */
-static bool kverbs;
+static bool kverbs = true;
 module_param(kverbs, bool, 0444);
 MODULE_PARM_DESC(kverbs,
-		 "Offer kernel verbs (kernel PD, CQ, RC QP, DMA MR) to kernel consumers; no GSI QP yet (default: off)");
+		 "Offer kernel verbs (kernel PD, CQ, SRQ, RC/UD/GSI QP, AH, DMA MR) to kernel consumers: ib_mad, ib_cm and rdma_cm attach (default: on)");
 
 static const struct ib_device_ops sroce_kverbs_ops = {
 	.get_dma_mr = sroce_get_dma_mr,

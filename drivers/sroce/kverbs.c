@@ -29,11 +29,12 @@
 
 /*
  * The IB_WR_* opcodes a kernel QP carries: the uverbs values librxe
- * writes.  A UD QP sends only.
+ * writes.  A UD QP sends only, but in Error takes any of them, to flush
+ * it: ib_drain_sq() posts an RDMA WRITE whatever the QP's type.
  */
-static bool sroce_kwr_opcode_ok(const struct sroce_qp *qp, enum ib_wr_opcode op)
+static bool sroce_kwr_opcode_ok(const struct sroce_qp *qp, enum ib_wr_opcode op, bool in_error)
 {
-	if (sroce_qp_is_ud(qp))
+	if (sroce_qp_is_ud(qp) && !in_error)
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM;
 	switch (op) {
 	case IB_WR_SEND:
@@ -95,14 +96,15 @@ static void sroce_kwr_sges(struct rxe_dma_info *dma, const struct ib_sge *sg, in
 
 /* One send WR into the free slot @wqe, or -EINVAL for a shape the QP refuses. */
 static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
-			      struct rxe_send_wqe *wqe)
+			      struct rxe_send_wqe *wqe, bool in_error)
 {
+	bool ud = sroce_qp_is_ud(qp) && !in_error;
 	int err = 0;
 
 	BUILD_BUG_ON(sizeof(struct ib_sge) != sizeof(struct rxe_sge));
 	BUILD_BUG_ON((int)IB_WR_ATOMIC_FETCH_AND_ADD != (int)IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD);
 
-	if (!sroce_kwr_opcode_ok(qp, wr->opcode) || wr->num_sge < 0)
+	if (!sroce_kwr_opcode_ok(qp, wr->opcode, in_error) || wr->num_sge < 0)
 		return -EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
 	wqe->wr.wr_id = wr->wr_id;	/* the wr_cqe pointer of ib_alloc_cq() users */
@@ -117,7 +119,7 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 		wqe->wr.wr.atomic.compare_add = a->compare_add;
 		wqe->wr.wr.atomic.swap = a->swap;
 		wqe->wr.wr.atomic.rkey = a->rkey;
-	} else if (sroce_qp_is_ud(qp)) {
+	} else if (ud) {
 		const struct ib_ud_wr *ud = ud_wr(wr);
 
 		if (!ud->ah)
@@ -145,8 +147,7 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 	 * caller sees it (a user QP's completes LOC_LEN_ERR, as the requester
 	 * finds it).
 	 */
-	if (sroce_qp_is_ud(qp) &&
-	    wqe->dma.length > ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)))
+	if (ud && wqe->dma.length > ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -213,7 +214,7 @@ int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
 			err = -ENOMEM;
 			break;
 		}
-		err = sroce_kwr_send_wqe(qp, wr, slot);
+		err = sroce_kwr_send_wqe(qp, wr, slot, state == IB_QPS_ERR);
 		if (err)
 			break;
 		sroce_queue_client_push(&qp->sq);

@@ -16,6 +16,7 @@ static int __init sroce_init(void)
 	int err;
 
 	sroce_wire_init();
+	sroce_stats_init();
 	err = sroce_task_wq_init();
 	if (err)
 		return err;

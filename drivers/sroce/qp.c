@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queue pairs, RC and UD: create, modify, query, destroy, the QPN table
- * and the post_send doorbell.  A UD QP has no path: each send names its
- * own (an AH), and a local error on its send queue moves it to SQE rather
- * than Error, so its receive queue carries on (IBA 10.3.1).  A user QP's
- * SQ and RQ rings are librxe's (queue.c); a kernel QP's (created with no
- * udata) are kernel rings that its ib_post_send()/ib_post_recv() fill
- * (kverbs.c).  The responder (resp.c)
- * consumes the RQ or SRQ either way.
+ * Queue pairs, RC, UD and GSI (QP1, ib_mad's UD QP): create, modify,
+ * query, destroy, the QPN table and the post_send doorbell.  A UD QP has
+ * no path: each send names its own (an AH), and a local error on its
+ * send queue moves it to SQE rather than Error, so its receive queue
+ * carries on (IBA 10.3.1).  A user QP's SQ and RQ rings are librxe's
+ * (queue.c); a kernel QP's (created with no udata) are kernel rings that
+ * its ib_post_send()/ib_post_recv() fill (kverbs.c).  The responder
+ * (resp.c, ud.c) consumes the RQ or SRQ either way.
  *
  * Locking:
  * - sdev->qp_xa maps QPN -> QP.  A QP is stored there only once it is
@@ -113,8 +113,12 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	u32 qpn, num, wqe_size;
 	int err;
 
-	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD) || init->rwq_ind_tbl)
+	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	     init->qp_type != IB_QPT_GSI) || init->rwq_ind_tbl)
 		return -EOPNOTSUPP;
+	/* QP1, ib_mad's: a kernel QP of port 1 (rxe_qp_chk_init). */
+	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num != 1))
+		return -EINVAL;
 	if (!udata && !sdev->kverbs)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
@@ -156,11 +160,22 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	atomic_set(&qp->tx_inflight, 0);
 	init_completion(&qp->released);
 
-	/* Reserve the QPN; the QP becomes visible at the end. */
-	err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL, XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN),
-			      &sdev->qp_next, GFP_KERNEL);
-	if (err < 0)
-		return err;
+	/*
+	 * Reserve the QPN; the QP becomes visible at the end.  The GSI QP is
+	 * QP1, one per port: a second one finds QPN 1 taken.
+	 */
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = 1;
+		err = xa_insert(&sdev->qp_xa, qpn, NULL, GFP_KERNEL);
+		if (err)
+			return err == -EBUSY ? -EINVAL : err;
+	} else {
+		err = xa_alloc_cyclic(&sdev->qp_xa, &qpn, NULL,
+				      XA_LIMIT(SROCE_MIN_QPN, SROCE_MAX_QPN), &sdev->qp_next,
+				      GFP_KERNEL);
+		if (err < 0)
+			return err;
+	}
 	ibqp->qp_num = qpn;
 
 	wqe_size = max_t(u32, init->cap.max_send_sge * sizeof(struct rxe_sge),

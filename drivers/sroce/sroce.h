@@ -670,5 +670,7 @@ struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 por
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
 		       int index);
 size_t sroce_stats_nl_bytes(void);
+bool sroce_stats_optional_last(void);
+void sroce_stats_init(void);
 
 #endif /* SROCE_H */

@@ -24,6 +24,7 @@
 #define SQ_CORE(field) (SROCE_CNT_SQ_CORE_FIRST + \
 			offsetof(struct sroce_sq_stats, field) / sizeof(u64))
 
+/* By counter; an optional one is off until asked for. */
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
 	[RX_DROP(NO_DEVICE)] = { .name = "rx_drop_no_device", .flags = IB_STAT_FLAG_OPTIONAL },
@@ -142,19 +143,54 @@ static_assert(CORE(drops[SROCE_DROP_REASON_COUNT - 1]) == SROCE_CNT_CORE_LAST);
 static_assert(SQ_CORE(blocked[SROCE_BLK_REASON_COUNT - 1]) == SROCE_CNT_SQ_CORE_LAST);
 static_assert(RX_DROP(NO_WQE) == SROCE_CNT_RX_DROP_LAST);
 
+/*
+ * The order ib_core sees them in: ib_core wants the optional counters
+ * after all the others (its sysfs setup WARNs otherwise), so
+ * sroce_stats_init() lays them out that way and keeps each one's counter.
+ */
+static struct rdma_stat_desc sroce_stat_descs[SROCE_CNT_COUNT] __ro_after_init;
+static u16 sroce_stat_counter[SROCE_CNT_COUNT] __ro_after_init;
+
+void __init sroce_stats_init(void)
+{
+	int pass, i, n = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < SROCE_CNT_COUNT; i++) {
+			bool optional = sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL;
+
+			if (optional != (pass == 1))
+				continue;
+			sroce_stat_descs[n] = sroce_counter_descs[i];
+			sroce_stat_counter[n++] = i;
+		}
+	}
+}
+
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
 {
 	struct rdma_hw_stats *stats;
 	int i;
 
-	stats = rdma_alloc_hw_stats_struct(sroce_counter_descs, SROCE_CNT_COUNT,
+	stats = rdma_alloc_hw_stats_struct(sroce_stat_descs, SROCE_CNT_COUNT,
 					   RDMA_HW_STATS_DEFAULT_LIFESPAN);
 	if (!stats)
 		return NULL;
 	for (i = 0; i < SROCE_CNT_COUNT; i++)
-		if (sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
+		if (sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
 			set_bit(i, stats->is_disabled);
 	return stats;
+}
+
+int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
+		       int index)
+{
+	struct sroce_dev *sdev = to_sdev(ibdev);
+	int i;
+
+	for (i = 0; i < SROCE_CNT_COUNT; i++)
+		stats->value[i] = atomic64_read(&sdev->counters[sroce_stat_counter[i]]);
+	return SROCE_CNT_COUNT;
 }
 
 /*
@@ -168,22 +204,29 @@ size_t sroce_stats_nl_bytes(void)
 	int i;
 
 	for (i = 0; i < SROCE_CNT_COUNT; i++) {
-		if (sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
+		if (sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
 			continue;
-		n += nla_total_size(0) + nla_total_size(strlen(sroce_counter_descs[i].name) + 1) +
+		n += nla_total_size(0) + nla_total_size(strlen(sroce_stat_descs[i].name) + 1) +
 		     nla_total_size_64bit(sizeof(u64));
 	}
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(sroce_stats_nl_bytes);
 
-int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
-		       int index)
+/* The optional counters come last (KUnit checks what ib_core relies on). */
+bool sroce_stats_optional_last(void)
 {
-	struct sroce_dev *sdev = to_sdev(ibdev);
+	bool seen = false;
 	int i;
 
-	for (i = 0; i < SROCE_CNT_COUNT; i++)
-		stats->value[i] = atomic64_read(&sdev->counters[i]);
-	return SROCE_CNT_COUNT;
+	for (i = 0; i < SROCE_CNT_COUNT; i++) {
+		bool optional = sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL;
+
+		if (seen && !optional)
+			return false;
+		seen |= optional;
+	}
+	return seen;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_stats_optional_last);
+EXPORT_SYMBOL_IF_KUNIT(sroce_stats_nl_bytes);
+

@@ -118,6 +118,7 @@ struct kv_run {
 	struct ib_cq *cq[2];
 	struct ib_qp *qp[2];	/* QP 0 mostly requests, QP 1 responds */
 	struct ib_qp_cap cap;	/* as ib_create_qp() returned it */
+	struct ib_ah *ud_ah;	/* kv_ud_run(): to the run's own GID */
 	struct kv_buf src[2];
 	struct kv_buf dst[2];
 	u8 *expect;		/* what a destination buffer must hold */
@@ -1133,6 +1134,22 @@ static bool kv_modify_init(struct kv_run *r, struct ib_qp *qp)
 	return true;
 }
 
+/* The MAC of the run's GID's netdev: a kernel AV brings its own. */
+static bool kv_own_dmac(struct kv_run *r, u8 *mac)
+{
+	struct net_device *ndev;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(r->gid);
+	if (IS_ERR(ndev)) {
+		rcu_read_unlock();
+		return kv_fail(r, "the GID has no netdev: %ld", PTR_ERR(ndev));
+	}
+	ether_addr_copy(mac, ndev->dev_addr);
+	rcu_read_unlock();
+	return true;
+}
+
 /*
  * INIT -> RTR -> RTS towards dqpn, the AV our own GID.  ib_modify_qp()
  * resolves the destination MAC only for user QPs (udata): a kernel
@@ -1143,17 +1160,10 @@ static bool kv_modify_rts(struct kv_run *r, struct ib_qp *qp, u32 dqpn,
 {
 	union ib_gid dgid = r->gid->gid;
 	struct ib_qp_attr a = {};
-	struct net_device *ndev;
 	int ret;
 
-	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(r->gid);
-	if (IS_ERR(ndev)) {
-		rcu_read_unlock();
-		return kv_fail(r, "the GID has no netdev: %ld", PTR_ERR(ndev));
-	}
-	ether_addr_copy(a.ah_attr.roce.dmac, ndev->dev_addr);
-	rcu_read_unlock();
+	if (!kv_own_dmac(r, a.ah_attr.roce.dmac))
+		return false;
 
 	a.qp_state = IB_QPS_RTR;
 	a.path_mtu = IB_MTU_1024;
@@ -1697,6 +1707,294 @@ out:
 	kv_report(r, "srq_destroy", ok);
 }
 
+/* UD */
+
+#define KV_QKEY 0x1234
+#define KV_ARG_PRIV	BIT(30)	/* the WR's Q_Key has the high bit set */
+
+/* An address handle to the run's own GID; @flags for rdma_create_ah(). */
+static struct ib_ah *kv_create_ah(struct kv_run *r, u32 flags)
+{
+	union ib_gid dgid = r->gid->gid;
+	struct rdma_ah_attr aa = {};
+	struct ib_ah *ah;
+
+	aa.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&aa, KV_PORT);
+	rdma_ah_set_grh(&aa, &dgid, 0, r->gid->index, 64, 0);
+	if (!kv_own_dmac(r, aa.roce.dmac))
+		return NULL;
+	ah = rdma_create_ah(r->pd, &aa, flags);
+	if (IS_ERR(ah)) {
+		kv_fail(r, "rdma_create_ah: %ld", PTR_ERR(ah));
+		return NULL;
+	}
+	return ah;
+}
+
+static struct ib_qp *kv_create_ud_qp(struct kv_run *r, int side)
+{
+	struct ib_qp_init_attr ia = {
+		.event_handler = kv_qp_event,
+		.qp_context = r,
+		.send_cq = r->cq[side],
+		.recv_cq = r->cq[side],
+		.cap = {
+			.max_send_wr = KV_MAX_WR,
+			.max_recv_wr = KV_MAX_WR,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_UD,
+	};
+	struct ib_qp *qp = ib_create_qp(r->pd, &ia);
+
+	if (IS_ERR(qp)) {
+		kv_fail(r, "ib_create_qp(UD): %ld", PTR_ERR(qp));
+		return NULL;
+	}
+	return qp;
+}
+
+/* RESET -> INIT (Q_Key) -> RTR -> RTS: a UD QP needs no path. */
+static bool kv_ud_up(struct kv_run *r, struct ib_qp *qp)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = KV_PORT,
+		.qkey = KV_QKEY,
+	};
+	int ret;
+
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY);
+	if (!ret) {
+		a.qp_state = IB_QPS_RTR;
+		ret = ib_modify_qp(qp, &a, IB_QP_STATE);
+	}
+	if (!ret) {
+		a.qp_state = IB_QPS_RTS;
+		a.sq_psn = 0x777;
+		ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN);
+	}
+	if (ret)
+		return kv_fail(r, "UD QP to RTS: %d", ret);
+	return true;
+}
+
+/* A UD send of @len bytes of src[0] from QP 0 to QP 1, under @qkey. */
+static void kv_ud_wr(struct kv_run *r, struct ib_ud_wr *uwr, struct ib_sge *sge,
+		     struct ib_ah *ah, const struct kv_seg *s, bool imm, u32 qkey)
+{
+	kv_sges(r, sge, &r->src[0], s, 1);
+	memset(uwr, 0, sizeof(*uwr));
+	uwr->wr.sg_list = sge;
+	uwr->wr.num_sge = 1;
+	uwr->wr.opcode = imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND;
+	uwr->wr.ex.imm_data = cpu_to_be32(0x0d000000 | s->len);
+	uwr->ah = ah;
+	uwr->remote_qpn = r->qp[1]->qp_num;
+	uwr->remote_qkey = qkey;
+}
+
+/*
+ * The GRH a UD receive left in the first 40 bytes, read back the way
+ * ib_mad and ib_cm read it (ib_init_ah_attr_from_wc()): its source must
+ * be the run's own GID, the receive flagged with its header type.
+ */
+static bool kv_ud_check_grh(struct kv_run *r, const struct ib_wc *wc, const void *grh)
+{
+	enum rdma_network_type want = rdma_gid_attr_network_type(r->gid);
+	struct rdma_ah_attr aa = {};
+	bool ok = true;
+	int ret;
+
+	if (!(wc->wc_flags & IB_WC_GRH))
+		return kv_fail(r, "IB_WC_GRH not set");
+	if (!(wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) || wc->network_hdr_type != want)
+		return kv_fail(r, "network header type %d (flag %d), expected %d",
+			       wc->network_hdr_type,
+			       !!(wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE), want);
+	/*
+	 * Stock rxe leaves a wrong IPv4 checksum in a loopback datagram's GRH,
+	 * which ib_core then takes for IPv6.
+	 */
+	if (r->d->rxe && want == RDMA_NETWORK_IPV4)
+		return true;
+	ret = ib_init_ah_attr_from_wc(r->d->ibdev, KV_PORT, wc, grh, &aa);
+	if (ret)
+		return kv_fail(r, "ib_init_ah_attr_from_wc: %d", ret);
+	if (memcmp(rdma_ah_read_grh(&aa)->dgid.raw, r->gid->gid.raw, 16))
+		ok = kv_fail(r, "GRH source %pI6c, expected %pI6c",
+			     rdma_ah_read_grh(&aa)->dgid.raw, r->gid->gid.raw);
+	rdma_destroy_ah_attr(&aa);
+	return ok;
+}
+
+/* A datagram (arg: length, KV_ARG_IMM, KV_ARG_PRIV): GRH, then the payload. */
+static bool kv_t_ud_send(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 5, arg & KV_ARG_LEN };
+	const struct kv_seg d = { 0, KV_BUF_SIZE }, at = { 40, s.len };
+	u32 qkey = arg & KV_ARG_PRIV ? 0x80000000 : KV_QKEY;
+	bool imm = arg & KV_ARG_IMM;
+	const struct ib_wc *wc = &r->comp[KV_RECV].wc;
+	struct ib_ud_wr uwr;
+	struct ib_sge sge;
+	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+
+	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, imm, qkey);
+	if (!kv_xfer(r, &uwr.wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
+	    !kv_check_len(r, 40 + s.len) || !kv_check_imm(r, imm, uwr.wr.ex.imm_data))
+		return false;
+	if (wc->src_qp != r->qp[0]->qp_num)
+		return kv_fail(r, "src_qp %#x, expected %#x", wc->src_qp, r->qp[0]->qp_num);
+	kv_to_cpu(r, &r->dst[1]);
+	if (!kv_ud_check_grh(r, wc, r->dst[1].va))
+		return false;
+	kv_expect(r, seed, &s, 1, &at, 1);
+	memcpy(r->expect, r->dst[1].va, 40);	/* the GRH, checked above */
+	return kv_verify(r, &r->dst[1], "UD receive buffer");
+}
+
+/*
+ * A datagram under a Q_Key that is not the receiver's is dropped: the
+ * receive stays posted and takes the next one.
+ */
+static bool kv_t_ud_bad_qkey(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 0, 64 }, d = { 0, KV_BUF_SIZE };
+	struct ib_ud_wr uwr;
+	struct ib_sge sge;
+
+	kv_prepare(r, &r->src[0], &r->dst[1]);
+	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY + 1);
+	if (!kv_xfer_post(r, &uwr.wr, true, &d, 1) ||
+	    !kv_wc(r, &r->comp[KV_SEND], "send completion", IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]))
+		return false;
+	kv_settle(r);
+	if (atomic_read(&r->comp[KV_RECV].count))
+		return kv_fail(r, "a datagram under a wrong Q_Key was received");
+	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY);
+	return kv_xfer(r, &uwr.wr, IB_WC_SEND, false, NULL, 0, 0) &&
+	       kv_wc(r, &r->comp[KV_RECV], "the receive left posted", IB_WC_SUCCESS, IB_WC_RECV,
+		     r->qp[1]) && kv_check_len(r, 40 + s.len);
+}
+
+/*
+ * A datagram longer than the port's MTU: sroce refuses the post
+ * (-EMSGSIZE); stock rxe takes it and completes it without sending it
+ * (C10-93.1.1).
+ */
+static bool kv_t_ud_too_long(struct kv_run *r, unsigned long arg)
+{
+	struct ib_port_attr pa;
+	const struct ib_send_wr *bad = NULL;
+	struct kv_comp *sc = kv_arm(r, KV_SEND);
+	struct kv_seg s = { 0, 0 };
+	struct ib_ud_wr uwr;
+	struct ib_sge sge;
+	int ret;
+
+	ret = ib_query_port(r->d->ibdev, KV_PORT, &pa);
+	if (ret)
+		return kv_fail(r, "ib_query_port: %d", ret);
+	s.len = ib_mtu_enum_to_int(pa.active_mtu) + 1;
+	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY);
+	uwr.wr.wr_cqe = &sc->cqe;
+	uwr.wr.send_flags = IB_SEND_SIGNALED;
+	ret = ib_post_send(r->qp[0], &uwr.wr, &bad);
+	if (!r->d->rxe)
+		return (ret == -EMSGSIZE && bad == &uwr.wr) ||
+		       kv_fail(r, "%u bytes, MTU %u: ib_post_send %d, bad_wr %s", s.len,
+			       s.len - 1, ret, bad ? "set" : "not set");
+	if (ret)
+		return kv_fail(r, "stock rxe refused %u bytes: %d", s.len, ret);
+	return kv_wc(r, sc, "oversized datagram", IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]);
+}
+
+/* ib_cm creates and destroys AHs with a spinlock held: neither may sleep. */
+static bool kv_t_ah_atomic(struct kv_run *r, unsigned long arg)
+{
+	unsigned long flags;
+	struct ib_ah *ah;
+
+	spin_lock_irqsave(&kv_ulp_lock, flags);
+	ah = kv_create_ah(r, 0);
+	if (ah)
+		rdma_destroy_ah(ah, 0);
+	spin_unlock_irqrestore(&kv_ulp_lock, flags);
+	return ah;
+}
+
+/*
+ * UD QPs on the run's CQs, an AH to the run's own GID: datagrams with and
+ * without immediate data, the Q_Key rules, the MTU limit, AHs made in
+ * atomic context, then ib_drain_qp() on both QPs (stock rxe:
+ * ib_drain_rq()), a receive posted.
+ * Pair A's QPs stand aside meanwhile (r->qp is the UD pair).
+ */
+static void kv_ud_run(struct kv_run *r)
+{
+	struct ib_qp *pair_a[2] = { r->qp[0], r->qp[1] };
+	const struct kv_seg d = { 0, 256 };
+	bool broken = r->broken, ok;
+	struct kv_comp *rc;
+	int i, ret;
+
+	r->broken = false;
+	r->qp[0] = kv_create_ud_qp(r, 0);
+	r->qp[1] = r->qp[0] ? kv_create_ud_qp(r, 1) : NULL;
+	r->ud_ah = r->qp[1] ? kv_create_ah(r, RDMA_CREATE_AH_SLEEPABLE) : NULL;
+	ok = r->ud_ah && kv_ud_up(r, r->qp[0]) && kv_ud_up(r, r->qp[1]);
+	kv_report(r, "ud_setup", ok);
+	if (!ok)
+		goto out;
+	kv_check(r, "ud_send_1", kv_t_ud_send, 1);
+	kv_check(r, "ud_send_imm_1000", kv_t_ud_send, 1000 | KV_ARG_IMM);
+	kv_check(r, "ud_send_mtu", kv_t_ud_send, 1024);
+	if (r->d->rxe)
+		pr_info("KVERBS %s ud_qkey_privileged%s SKIP stock rxe sends the WR's privileged Q_Key as it is\n",
+			r->d->name, r->sfx);
+	else
+		kv_check(r, "ud_qkey_privileged", kv_t_ud_send, 100 | KV_ARG_PRIV);
+	kv_check(r, "ud_bad_qkey", kv_t_ud_bad_qkey, 0);
+	kv_check(r, "ud_too_long", kv_t_ud_too_long, 0);
+	kv_check(r, "ah_atomic", kv_t_ah_atomic, 0);
+
+	/* Drain: the posted receive is flushed, the send queue's marker too. */
+	rc = kv_arm(r, KV_ERECV);
+	ret = kv_post_recv(r, r->qp[1], rc, &r->dst[1], &d, 1);
+	ok = !ret || kv_fail(r, "ib_post_recv: %d", ret);
+	if (ok) {
+		/*
+		 * Stock rxe on 6.1 refuses ib_drain_sq()'s RDMA WRITE on a UD
+		 * QP (-EINVAL, and ib_core WARNs): its receive queues only.
+		 */
+		for (i = 0; i < 2; i++) {
+			if (r->d->rxe)
+				ib_drain_rq(r->qp[i]);
+			else
+				ib_drain_qp(r->qp[i]);
+		}
+		ok = kv_wc(r, rc, "receive flushed by ib_drain_qp", IB_WC_WR_FLUSH_ERR, 0,
+			   r->qp[1]);
+	}
+	kv_report(r, "ud_drain", ok);
+out:
+	ok = kv_destroy_qp(r, &r->qp[0], "UD QP 0");
+	ok = kv_destroy_qp(r, &r->qp[1], "UD QP 1") && ok;
+	if (r->ud_ah) {
+		rdma_destroy_ah(r->ud_ah, RDMA_DESTROY_AH_SLEEPABLE);
+		r->ud_ah = NULL;
+	}
+	kv_report(r, "ud_destroy", ok);
+	r->qp[0] = pair_a[0];
+	r->qp[1] = pair_a[1];
+	r->broken = broken;
+}
+
 static const u32 kv_send_sizes[] = { 1, 1000, 1025, 4097, 65539 };
 
 static void kv_traffic(struct kv_run *r)
@@ -1804,6 +2102,7 @@ static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,
 	kv_error_pair(r, KV_ERR_ATOMIC);
 	kv_destroy_with_recvs(r);
 	kv_srq_run(r);
+	kv_ud_run(r);
 	i = atomic_read(&r->qp_events);
 	if (i)
 		pr_info("KVERBS %s NOTE run%s: %d QP event(s), the last %s\n",

@@ -59,9 +59,9 @@ while IFS=$'\t' read -r suite name _rules; do
 		failed=$((failed + 1))
 	fi
 done <"$out/manifest.tsv"
-# The suites that are not case tables (kunit/{compat,queue,cq,timers}_kunit.c):
+# The suites that are not case tables (kunit/{compat,queue,cq,timers,stats}_kunit.c):
 # every KUNIT_CASE of theirs must have run and passed too.
-for suite in compat queue cq timers; do
+for suite in compat queue cq timers stats; do
 	for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/${suite}_kunit.c"); do
 		if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
 			passed=$((passed + 1))

@@ -4,7 +4,9 @@
 # /sroce/rc-plan has one check per line, in the order both VMs run them:
 #	ID ROUND PAIRING KIND TOOL SIZE ITERS TIMEOUT LABEL [OPTIONS...]
 # KIND: pp (an ibv_*_pingpong tool, -c: it checks the data), pt (a
-# perftest tool), it (sroce_integrity);
+# perftest tool), it (sroce_integrity), cm (an rdma_cm tool of
+# rdmacm-utils: rping -V, ucmatose, udaddy, rdma_server with rdma_client;
+# "@ipv6" there connects to the peer's IPv6 address);
 # SIZE "-": the tool's default; "@ipv6" among the OPTIONS: the IPv6
 # RoCEv2 GIDs.  The check's tool uses TCP port 19000+ID, its control
 # messages 21000+ID.  /sroce/rc-rounds names each ROUND's netem options
@@ -191,25 +193,50 @@ phase_begin() {
 }
 
 # mkcmd KIND TOOL SIZE ITERS PORT OPTIONS...: sets CMD (the server's
-# command line; the client adds the server's address).
+# command line) and CCMD (the client's; it adds the server's address),
+# and v6 (1: the client connects to the IPv6 address).
 mkcmd() {
 	k=$1 tool=$2 size=$3 iters=$4 port=$5
 	shift 5
-	gid=$GIDX opts=
+	gid=$GIDX opts= v6=0
 	for o in "$@"; do
 		case $o in
-		@ipv6) gid=$GIDX6 ;;
+		@ipv6) gid=$GIDX6 v6=1 ;;
 		*) opts="$opts $o" ;;
 		esac
 	done
 	[ -n "$gid" ] || { CMD=; return 1; }
+	[ "$k" = cm ] || v6=0
+	CCMD=
 	case $k in
+	cm) any=0.0.0.0
+	    [ $v6 = 0 ] || any=::0
+	    case $tool in
+	    rping) CMD="rping -s -a $any -p $port -V -C $iters"
+		   CCMD="rping -c -p $port -V -C $iters -a" ;;
+	    ucmatose) CMD="ucmatose -p $port -c 2 -C $iters"
+		      CCMD="$CMD -s" ;;
+	    udaddy) CMD="udaddy -c 2 -C $iters"	# its port is fixed
+		    CCMD="$CMD -s" ;;
+	    rdma_server) CMD="rdma_server -p $port"
+			 CCMD="rdma_client -p $port -s" ;;
+	    esac ;;
 	pp) CMD="$tool -d $DEV -g $gid -s $size -n $iters -p $port -c$opts" ;;
 	pt) sz=
 	    [ "$size" = - ] || sz=" -s $size"
 	    CMD="$tool -d $DEV -x $gid -F -n $iters$sz -p $port$opts" ;;
 	it) CMD="/sroce/sroce_integrity -d $DEV -g $gid -p $port$opts" ;;
 	esac
+	[ -n "$CCMD" ] || CCMD=$CMD
+}
+
+# The address the client connects to: the peer's (or in loopback our
+# own), IPv6 if v6.
+client_addr() {
+	if [ "$mode" = loop ]; then
+		if [ "$v6" = 1 ]; then echo "$MY_IP6"; else echo "$MY_IP"; fi
+	elif [ "$v6" = 1 ]; then echo "$PEER_IP6"
+	else echo "$PEER_IP"; fi
 }
 
 # run_client ID KIND TMO ADDR: the client (CMD ADDR), retried while its
@@ -218,11 +245,12 @@ run_client() {
 	n=0
 	while :; do
 		# shellcheck disable=SC2086
-		timeout "$3" $CMD "$4" </dev/null >"/tmp/c.$1" 2>&1
+		timeout "$3" $CCMD "$4" </dev/null >"/tmp/c.$1" 2>&1
 		crc=$?
 		[ $crc -ne 0 ] || break
 		n=$((n + 1))
-		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor" "/tmp/c.$1" ||
+		# Not listening yet: a TCP connect refused, or an rdma_cm one.
+		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor\|REJECTED\|UNREACHABLE\|Connection refused" "/tmp/c.$1" ||
 			break
 		sleep 1
 	done
@@ -284,14 +312,14 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		# shellcheck disable=SC2086
 		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 		spid=$!
-		run_client "$id" "$kind" "$tmo" "$MY_IP"
+		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		if [ $crc = 0 ]; then wait_server "$id" 30; else wait_server "$id" 3; fi
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 		result "$id" server "$srv" "$t0" "/tmp/s.$id"
 	elif [ "$ROLE" = A ]; then
 		trace_begin "$id"
 		send_ctl "$PEER_IP" $ctl start || true
-		run_client "$id" "$kind" "$tmo" "$PEER_IP"
+		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
 		trace_end "$id"
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"

@@ -16,7 +16,7 @@
 #            in one VM
 # All pairings run in one boot: one VM pair (the VMs switch providers
 # between pairings, loopback pairings last, in VM A), or a single VM when
-# only loopback pairings are asked for.  Per pairing, on a clean link (33
+# only loopback pairings are asked for.  Per pairing, on a clean link (40
 # checks):
 #   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
 #   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
@@ -24,14 +24,16 @@
 #   ib_write_bw -q 4, ib_send_bw over IPv6 GIDs, ib_send_bw --use-srq;
 #   sroce_integrity (every byte verified), and again with a PSN wrap;
 #   UD: ibv_ud_pingpong -c at 1024 B (the port MTU) over IPv4 and 512 B
-#   over IPv6, ib_send_bw -c UD at 1024 B, ib_send_lat -c UD at 64 B.
+#   over IPv6, ib_send_bw -c UD at 1024 B, ib_send_lat -c UD at 64 B;
+#   the connection manager: rping -V (IPv4 and IPv6), ucmatose, udaddy,
+#   rdma_server/rdma_client, ib_send_bw -R and ib_write_bw -R.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running sroce_integrity, and loss1 ib_write_bw
 # 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 25 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 32 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
 # iterations.  --only REGEX keeps the checks whose label (e.g.
 # ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
@@ -170,6 +172,7 @@ clean_checks() {	# ROUND PAIRING
 	add "$r" "$p" pt ib_send_bw 64 "$(nit 200 100)" ib_send_bw/64/srq --use-srq
 	full add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
 	ud_checks "$r" "$p"
+	cm_checks "$r" "$p"
 }
 # UD: datagrams of the port's MTU (1024 at the link's 1500), each way;
 # ibv_ud_pingpong -c checks every byte after the GRH.
@@ -178,6 +181,19 @@ ud_checks() {	# ROUND PAIRING
 	add "$1" "$2" pp ibv_ud_pingpong 512 "$(nit 100 50)" ibv_ud_pingpong/512/ipv6 @ipv6
 	add "$1" "$2" pt ib_send_bw 1024 "$(nit 200 100)" ib_send_bw/1024/ud -c UD
 	add "$1" "$2" pt ib_send_lat 64 "$(nit 100 50)" ib_send_lat/64/ud -c UD
+}
+# The connection manager (rdma_cm over ib_cm over ib_mad on QP1): rping
+# with its data verified, over IPv4 and IPv6; ucmatose (two RC
+# connections), udaddy (UD, SIDR), rdma_server/rdma_client; perftest
+# connecting through rdma_cm (-R).
+cm_checks() {	# ROUND PAIRING
+	add "$1" "$2" cm rping - "$(nit 50 20)" cm/rping
+	add "$1" "$2" cm rping - "$(nit 20 10)" cm/rping/ipv6 @ipv6
+	add "$1" "$2" cm ucmatose - 10 cm/ucmatose
+	add "$1" "$2" cm udaddy - 10 cm/udaddy
+	add "$1" "$2" cm rdma_server - - cm/rdma_server
+	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
+	add "$1" "$2" pt ib_write_bw 4096 "$(nit 50 20)" cm/ib_write_bw/4096 -R
 }
 for r in "${rounds[@]}"; do
 	for p in "${two[@]}"; do
@@ -258,8 +274,9 @@ done <"$plan"
 # The capture: per two-VM check, the frames between its client's "start"
 # and "done" control messages (TCP 21000+ID), counted by analyze.py.
 if [ ${#two[@]} -gt 0 ] && [ -s "$out/link.pcap" ]; then
-	# Not the UD checks: the capture checks are about RC's requests and responses.
-	awk '$3 !~ /^loop-/ && $9 !~ /(^|\/)(ibv_ud_pingpong|ud)(\/|$)/ {
+	# Not the UD and CM checks: the capture checks are about the RC
+	# requests and responses of one connection per check.
+	awk '$3 !~ /^loop-/ && $9 !~ /(^|\/)(ibv_ud_pingpong|ud|cm)(\/|$)/ {
 		print $1 "/" $2 "/" $3 "/" $9, $5, $6, ($7 == "-" ? 0 : $7), 21000 + $1 }' "$plan" \
 		>"$out/capture-workloads.txt"
 	python3 "$top/tools/ackrate/analyze.py" "$out/link.pcap" "$out/capture-workloads.txt" \

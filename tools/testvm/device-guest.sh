@@ -46,6 +46,10 @@ check "max_qp_rd_atom 128" grep -qE '^[[:space:]]*max_qp_rd_atom:[[:space:]]+128
 check "active_mtu 1024 at eth MTU 1500" grep -qE 'active_mtu:[[:space:]]+1024' /tmp/devinfo
 check "pkey 0xffff" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/pkeys/0 | grep -qi 0xffff'
 check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/gid_attrs/types/1 | grep -q "RoCE v2"'
+# The kernel verbs are on: ib_mad made QP1 (the GSI QP) at registration,
+# and ib_cm and rdma_cm attached (the test kernels have no ib_umad).
+check "ib_mad's QP1 (GSI) exists" sh -c 'rdma res show qp link sroce0/1 | grep -qE "lqpn 1 .*type GSI"'
+check "no ib_mad error at registration" not sh -c 'dmesg | grep -qiE "ib_mad.*(couldn.t|error|fail)"'
 check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
 check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
 modprobe 8021q	# a module on the stock kernels, built in on the test kernels

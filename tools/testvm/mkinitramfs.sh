@@ -8,6 +8,8 @@
 # installed on the host, and tools/testvm/init is the guest's /init.
 # "full" adds the RDMA userspace (rdma-core, perftest, iproute2 ...),
 # "pyverbs" that and Python 3 with Debian's python3-pyverbs.
+# libgcc-s1: glibc dlopens libgcc_s.so.1 for pthread_exit() (rping), which
+# ldd cannot see.
 # Cached in $SROCE_CACHE/initramfs keyed by the package list and the
 # init script; the path of the cpio.gz is the last line of stdout.
 set -euo pipefail
@@ -20,7 +22,7 @@ flavour=${1:-base}
 pkgs=(busybox-static kmod)
 if [ "$flavour" = full ] || [ "$flavour" = pyverbs ]; then
 	pkgs+=(rdma-core ibverbs-providers libibverbs1 librdmacm1 libibumad3 libpci3
-		perftest ibverbs-utils rdmacm-utils iproute2 netcat-openbsd)
+		perftest ibverbs-utils rdmacm-utils iproute2 netcat-openbsd libgcc-s1)
 fi
 if [ "$flavour" = pyverbs ]; then
 	pkgs+=(python3-minimal python3.11-minimal libpython3.11-minimal

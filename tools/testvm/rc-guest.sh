@@ -250,7 +250,7 @@ run_client() {
 		[ $crc -ne 0 ] || break
 		n=$((n + 1))
 		# Not listening yet: a TCP connect refused, or an rdma_cm one.
-		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor\|REJECTED\|UNREACHABLE\|Connection refused" "/tmp/c.$1" ||
+		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor\|REJECTED\|UNREACHABLE\|Connection refused\|Unexpected CM event" "/tmp/c.$1" ||
 			break
 		sleep 1
 	done

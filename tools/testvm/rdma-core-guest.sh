@@ -17,6 +17,10 @@
 #   "RDMACORE-OUT P | ..."  its stdout (what the tests print)
 #   "RDMACORE-RC P N"       its exit status (124: the budget ran out)
 # plus rdma statistics before and after (dump_stats) and the kernel log.
+# rdma-core 44's rdmacm tests look for the netdev under
+# /sys/class/infiniband/DEV/device/net, which a soft device (stock rxe and
+# sroce alike) does not have: they skip on both.  rc-test.sh's cm checks
+# test rdma_cm.
 . /sroce/guest-lib.sh
 export PYTHONDONTWRITEBYTECODE=1
 net_up || exit 10

@@ -21,10 +21,9 @@
 # status differs (or that ERROR on sroce) is printed, with sroce's skip
 # reason or exception.  Checks:
 #   - every test that passes on rxe passes on sroce, one check each; one
-#     that sroce skips for a feature outside RC (UD, UC, raw packet QPs,
-#     AH, MW: the next issue; read off the skip reason or the test's
-#     source) is "deferred" and counted as skipped, not failed, unless
-#     --strict;
+#     that sroce skips for a feature it does not have yet (UC, raw packet
+#     QPs, MW; read off the skip reason or the test's source) is
+#     "deferred" and counted as skipped, not failed, unless --strict;
 #   - no test ERRORs on sroce: one failed check per such test (those that
 #     ERROR on rxe too, e.g. ATOMIC_WRITE on 6.1, are listed apart);
 #   - each run finishes (a run that does not is one more failure).
@@ -149,16 +148,14 @@ for p in provs:
 
 rx, sr = runs["rxe"][0], runs["sroce"][0]
 allt = list(dict.fromkeys(runs["rxe"][1] + runs["sroce"][1]))
-# A test that passes on rxe and is skipped on sroce for a feature outside
-# RC (UD, UC, raw packet QPs, address handles, memory windows: the next
-# issue) is deferred, not failed (unless --strict).  The feature is read
+# A test that passes on rxe and is skipped on sroce for a feature sroce
+# does not have yet (UC, raw packet QPs, memory windows) is deferred, not
+# failed (unless --strict); UD and address handles are not deferred.  The feature is read
 # off sroce's skip reason, else off the test method's source (e.g. a
 # QP-ex test that creates its QPs with qp_type='ud_send').
 DEFER = [("MW", r"MW access|memory window|bind_mw|\bMW\b|mw_type"),
-         ("AH", r"Create AH"),
          ("UC", r"UC QP|uc_send|IBV_QPT_UC\b"),
-         ("raw packet QP", r"Raw Packet|IBV_QPT_RAW_PACKET"),
-         ("UD", r"QP type 4 |UD QP|ud_send|IBV_QPT_UD\b|UDResources")]
+         ("raw packet QP", r"Raw Packet|IBV_QPT_RAW_PACKET")]
 TESTS = "/usr/share/doc/rdma-core/tests"
 
 def method_source(tid):
@@ -234,8 +231,8 @@ if both:
           + ", ".join(f"{t} ({sr_error.get(t, '?')})" for t in both))
 ndef = sum(len(v) for v in deferred.values())
 if ndef:
-    print(f"rdma-core: {ndef} tests pass on rxe but are skipped on sroce for a feature outside RC "
-          f"(the next issue), counted as skipped: "
+    print(f"rdma-core: {ndef} tests pass on rxe but are skipped on sroce for a feature it "
+          f"does not have yet, counted as skipped: "
           + "; ".join(f"{k} {len(v)}" for k, v in sorted(deferred.items())))
 better = [t for t in allt if verdict[t] == "better on sroce"]
 print(f"rdma-core: pass on sroce but not on rxe: "

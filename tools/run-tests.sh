@@ -71,12 +71,18 @@ stage errors tools/testvm/errors-test.sh debug
 # a kernel consumer, runs RC loopback checks in each CQ poll context on
 # stock rxe (the control) and then on sroce.
 stage kverbs tools/testvm/kverbs-test.sh debug
+# A kernel consumer connecting through rdma_cm across two VMs
+# (tools/kverbs/sroce_kcm.ko): RC SEND/WRITE/READ and UD datagrams, sroce
+# at both ends (IPv4, IPv6), against stock rxe both ways, rxe-rxe the control.
+stage kcm tools/testvm/kcm-test.sh debug
 # Debian's pyverbs: sroce as the responder (client on rxe), both ends on
 # sroce, and sroce as the requester (server on rxe), in one boot.
 stage pyverbs tools/testvm/pyverbs-test.sh debug
 # RC traffic in the four pairings: ibv_rc_pingpong, the perftest RC tools
 # and the integrity tool, sroce->sroce, sroce->rxe, rxe->sroce and
-# loopback on one sroce device, on a clean link, and with sroce as the
+# loopback on one sroce device, on a clean link (with UD: ibv_ud_pingpong,
+# perftest -c UD; and rdma_cm: rping, ucmatose, udaddy, rdma_server/client,
+# perftest -R), and with sroce as the
 # requester through netem (1% loss; 5% loss, duplication and reordering),
 # with the capture's go-back-N, ATOMIC ACK, retransmission and
 # loss-episode checks.

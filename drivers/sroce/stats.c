@@ -157,9 +157,9 @@ void __init sroce_stats_init(void)
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < SROCE_CNT_COUNT; i++) {
-			bool optional = sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL;
+			int optional = !!(sroce_counter_descs[i].flags & IB_STAT_FLAG_OPTIONAL);
 
-			if (optional != (pass == 1))
+			if (optional != pass)	/* the others first, then the optional ones */
 				continue;
 			sroce_stat_descs[n] = sroce_counter_descs[i];
 			sroce_stat_counter[n++] = i;

@@ -37,6 +37,9 @@ UD, on the server's own device (two UD QPs, AHs to its own GID):
                 Q_Key and arrives (stock rxe sends the WR's as it is)
   ud_no_wqe     a datagram with no receive posted is dropped (sroce:
                 rx_drop_no_wqe + 1), and the next one is delivered
+  ud_qp_state   a datagram to a UD QP in INIT (no RTR yet) is dropped
+                (sroce: rx_drop_qp_state + 1), its receive left posted;
+                in RTR the next one lands in it
   ud_recv_short a datagram longer than the receive buffer after the GRH
                 completes it LOC_LEN_ERR (stock rxe: LOC_QP_OP_ERR; sroce:
                 ud_rx_errors + 1); the QP stays in RTS and takes the next
@@ -327,7 +330,7 @@ class Server:
         self.run("device", self.device)
         self.run("qp_states", self.qp_states)
         self.run("srq", self.srq)
-        for name in ("ud_loopback", "ud_qkey", "ud_no_wqe", "ud_recv_short"):
+        for name in ("ud_loopback", "ud_qkey", "ud_no_wqe", "ud_recv_short", "ud_qp_state"):
             self.run(name, getattr(self, name))
         if self.args.dev.startswith("sroce"):
             self.run("flush_solicited", self.flush_solicited)
@@ -580,6 +583,31 @@ class Server:
             self.ud_poll(acq, "UD send")
             wc = self.ud_poll(bcq, "UD receive after the error")
             expect(wc.wr_id == 77 and wc.byte_len == 90, f"wr_id {wc.wr_id} len {wc.byte_len}")
+        finally:
+            self.ud_close(qps, ah)
+
+    def ud_qp_state(self):
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            # The receiver back to INIT: a QP that takes no datagrams yet.
+            b.modify(QPAttr(qp_state=e.IBV_QPS_RESET), e.IBV_QP_STATE)
+            init = QPAttr(qp_state=e.IBV_QPS_INIT)
+            init.pkey_index, init.port_num, init.qkey = 0, 1, 0x1234
+            b.modify(init, e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT | e.IBV_QP_QKEY)
+            self.ud_recv(b, 90, 40 + 64)
+            before = self.counters()
+            self.ud_send(a, ah, b.qp_num, 0x1234, 64, 90)
+            self.ud_poll(acq, "UD send to a QP in INIT")
+            self.ud_nothing(bcq, "a datagram to a QP in INIT")
+            self.expect_delta(before, "rx_drop_qp_state", 1)
+            b.modify(QPAttr(qp_state=e.IBV_QPS_RTR), e.IBV_QP_STATE)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 64, 91)
+            self.ud_poll(acq, "UD send to the QP in RTR")
+            wc = self.ud_poll(bcq, "UD receive in RTR")
+            expect(wc.wr_id == 90 and wc.byte_len == 104, f"wr_id {wc.wr_id} len {wc.byte_len}")
+            expect(self.s.mr.read(64, RECV_OFF + 40) == pattern(91, 64), "payload differs")
         finally:
             self.ud_close(qps, ah)
 

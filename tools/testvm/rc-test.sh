@@ -33,7 +33,7 @@
 # 1%, reordering), each running sroce_integrity, and loss1 ib_write_bw
 # 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 32 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 29 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
 # iterations.  --only REGEX keeps the checks whose label (e.g.
 # ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
@@ -180,7 +180,7 @@ ud_checks() {	# ROUND PAIRING
 	add "$1" "$2" pp ibv_ud_pingpong 1024 "$(nit 200 100)" ibv_ud_pingpong/1024
 	add "$1" "$2" pp ibv_ud_pingpong 512 "$(nit 100 50)" ibv_ud_pingpong/512/ipv6 @ipv6
 	add "$1" "$2" pt ib_send_bw 1024 "$(nit 200 100)" ib_send_bw/1024/ud -c UD
-	add "$1" "$2" pt ib_send_lat 64 "$(nit 100 50)" ib_send_lat/64/ud -c UD
+	full add "$1" "$2" pt ib_send_lat 64 100 ib_send_lat/64/ud -c UD
 }
 # The connection manager (rdma_cm over ib_cm over ib_mad on QP1): rping
 # with its data verified, over IPv4 and IPv6; ucmatose (two RC
@@ -188,12 +188,12 @@ ud_checks() {	# ROUND PAIRING
 # connecting through rdma_cm (-R).
 cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm rping - "$(nit 50 20)" cm/rping
-	add "$1" "$2" cm rping - "$(nit 20 10)" cm/rping/ipv6 @ipv6
+	full add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
 	add "$1" "$2" cm ucmatose - 10 cm/ucmatose
 	add "$1" "$2" cm udaddy - 10 cm/udaddy
 	add "$1" "$2" cm rdma_server - - cm/rdma_server
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
-	add "$1" "$2" pt ib_write_bw 4096 "$(nit 50 20)" cm/ib_write_bw/4096 -R
+	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R
 }
 for r in "${rounds[@]}"; do
 	for p in "${two[@]}"; do

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Guest side of tools/testvm/kcm-test.sh: the kernel rdma_cm consumer
+# (/sroce/sroce_kcm.ko) across the two VMs.  /sroce/kcm-rounds has one
+# round a line, "CLIENT-SERVER FAMILY": VM A loads provider CLIENT and the
+# module as the client (peer=VM B's address of FAMILY, 4 or 6), VM B
+# provider SERVER and the module as the server; each round on its own
+# ports (18600 + 2 * the round's number, and the next).  The module prints
+# "KCM <role> <check> PASS|FAIL ..." at pr_info, below the console's
+# loglevel: each run's lines are copied from dmesg to the console.
+. /sroce/guest-lib.sh
+M=/sroce/sroce_kcm.ko
+fail=0
+net_up || exit 10
+# insmod resolves no dependencies: rdma_cm (and ib_cm, iw_cm under it) first.
+modprobe rdma_cm || { echo "kcm-guest: cannot load rdma_cm"; exit 12; }
+n=0
+while read -r round fam; do
+	case $round in '' | '#'*) continue ;; esac
+	client=${round%-*} server=${round#*-}
+	[ "$ROLE" = B ] && prov=$server || prov=$client
+	echo "KCM-ROUND $n $round IPv$fam"
+	cur=${DEV:-}
+	case $cur in rxe0) curp=rxe ;; sroce0) curp=sroce ;; *) curp= ;; esac
+	if [ "$curp" != "$prov" ]; then
+		unload_provider || { echo "KCM-ROUND-FAIL $n cannot unload $DEV"; exit 11; }
+		load_provider "$prov" || { echo "KCM-ROUND-FAIL $n cannot load $prov"; fail=1; n=$((n + 1)); continue; }
+	fi
+	port=$((18600 + 2 * n))
+	dmesg -c >/dev/null
+	if [ "$ROLE" = B ]; then
+		v6=0
+		[ "$fam" = 6 ] && v6=1
+		set -- server=1 "v6=$v6" "port=$port"
+	else
+		addr=$PEER_IP
+		[ "$fam" = 6 ] && addr=$PEER_IP6
+		set -- "peer=$addr" "port=$port"
+	fi
+	if insmod "$M" "$@"; then
+		dmesg | sed -n 's/.*sroce_kcm: \(KCM .*\)/\1/p' | sed "s/^KCM /KCM $n /"
+		rmmod sroce_kcm || { echo "kcm-guest: rmmod sroce_kcm failed"; fail=1; }
+	else
+		echo "kcm-guest: insmod sroce_kcm.ko $* failed"
+		dmesg | tail -n 5
+		fail=1
+	fi
+	n=$((n + 1))
+done < /sroce/kcm-rounds
+unload_provider || fail=1
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi
+echo "kcm-guest: done, fail=$fail"
+exit $fail

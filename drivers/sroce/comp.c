@@ -80,13 +80,16 @@ void sroce_comp_retire(struct sroce_qp *qp)
 	struct sroce_sq_cqe c;
 
 	while (sroce_comp_pull(&s->core, &c)) {
+		/*
+		 * A UD QP's send queue alone goes to SQE, before the error
+		 * completion says so (sroce_qp_enter_sqe()); an RC QP to Error.
+		 */
+		bool sqe = c.qp_error && sroce_qp_is_ud(qp) && sroce_qp_enter_sqe(qp);
+
 		sroce_sq_retire(qp, &c);
-		if (!c.qp_error)
-			continue;
-		/* A UD QP's send queue alone goes to SQE; an RC QP to Error. */
-		if (sroce_qp_is_ud(qp))
-			sroce_qp_sq_error(qp);
-		else
+		if (sqe)
+			sroce_sq_error_flush(qp);
+		else if (c.qp_error && !sroce_qp_is_ud(qp))
 			sroce_qp_error(qp, SROCE_EVENT_NONE);
 	}
 	if (s->draining && sroce_sq_drained(&s->core)) {

@@ -234,6 +234,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.get_port_immutable = sroce_get_port_immutable,
 	.mmap = sroce_mmap,
 	.mmap_free = sroce_mmap_free,
+	.modify_hw_stat = sroce_modify_hw_stat,
 	.modify_qp = sroce_modify_qp,
 	.modify_srq = sroce_modify_srq,
 	.post_send = sroce_post_send,

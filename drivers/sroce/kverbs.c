@@ -78,6 +78,17 @@ static int sroce_kwr_inline(struct sroce_qp *qp, const struct ib_send_wr *wr,
 	return 0;
 }
 
+/* The bytes a send WR carries, summed wide: a u32 sum could wrap. */
+static u64 sroce_kwr_length(const struct ib_send_wr *wr)
+{
+	u64 len = 0;
+	int i;
+
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	return len;
+}
+
 /* A WR's scatter/gather list into a WQE's, with the total length. */
 static void sroce_kwr_sges(struct rxe_dma_info *dma, const struct ib_sge *sg, int num_sge)
 {
@@ -147,7 +158,7 @@ static int sroce_kwr_send_wqe(struct sroce_qp *qp, const struct ib_send_wr *wr,
 	 * caller sees it (a user QP's completes LOC_LEN_ERR, as the requester
 	 * finds it).
 	 */
-	if (ud && wqe->dma.length > ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)))
+	if (ud && sroce_kwr_length(wr) > ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -426,16 +426,20 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 }
 
 /**
- * sroce_qp_sq_error() - a UD QP's send queue hit a local error: SQE
+ * sroce_qp_enter_sqe() - a UD QP's send queue hit a local error: SQE
  * @qp: the QP
  *
- * The failed WQE has completed with its error; every later one completes
- * flushed, now and when posted, until modify_qp moves the QP back to RTS.
- * The receive queue carries on (IBA 10.3.1).  An RC QP goes to Error
- * instead (sroce_qp_error()).
+ * Called before the failed WQE's error completion is posted, so that a
+ * consumer that sees it and moves the QP from SQE back to RTS at once
+ * (ib_mad does, with IB_QP_CUR_STATE) finds the QP in SQE.  Every later
+ * WQE then completes flushed (sroce_sq_error_flush(), once the completion
+ * is posted), now and when posted, until that move; the receive queue
+ * carries on (IBA 10.3.1).  An RC QP goes to Error instead
+ * (sroce_qp_error()).
  * Context: the QP task.
+ * Return: true if the QP was in RTS or SQD and is now in SQE.
  */
-void sroce_qp_sq_error(struct sroce_qp *qp)
+bool sroce_qp_enter_sqe(struct sroce_qp *qp)
 {
 	bool live;
 
@@ -445,8 +449,7 @@ void sroce_qp_sq_error(struct sroce_qp *qp)
 	if (live)
 		WRITE_ONCE(qp->state, IB_QPS_SQE);
 	spin_unlock_bh(&qp->state_lock);
-	if (live)
-		sroce_sq_error_flush(qp);
+	return live;
 }
 
 /* An asynchronous event of @qp, for its owner.  Context: any. */

@@ -572,7 +572,7 @@ void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);
 void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);
-void sroce_qp_sq_error(struct sroce_qp *qp);
+bool sroce_qp_enter_sqe(struct sroce_qp *qp);
 
 /* kverbs.c: the work queue front end of kernel QPs */
 int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
@@ -669,6 +669,7 @@ bool sroce_sq_timer_hold(struct sroce_qp *qp);
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port);
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
 		       int index);
+int sroce_modify_hw_stat(struct ib_device *ibdev, u32 port, unsigned int index, bool enable);
 size_t sroce_stats_nl_bytes(void);
 bool sroce_stats_optional_last(void);
 void sroce_stats_init(void);

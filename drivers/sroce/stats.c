@@ -182,6 +182,16 @@ struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 por
 	return stats;
 }
 
+/*
+ * `rdma statistic set link sroce0/1 optional-counters NAME,...`: every
+ * counter is always counted, so enabling or disabling one only changes
+ * what ib_core shows (its is_disabled bit).
+ */
+int sroce_modify_hw_stat(struct ib_device *ibdev, u32 port, unsigned int index, bool enable)
+{
+	return index < SROCE_CNT_COUNT ? 0 : -EINVAL;
+}
+
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
 		       int index)
 {

@@ -325,13 +325,21 @@ static bool kcm_setup(struct kcm *k)
 	return true;
 }
 
+/*
+ * The connection's id goes first, after its QP: rdma_destroy_id() waits
+ * for its handler, so no late event (a SIDR reply after a timeout) can
+ * make an AH on the PD freed below.
+ */
 static void kcm_teardown(struct kcm *k)
 {
+	if (k->id && k->id->qp)
+		rdma_destroy_qp(k->id);
+	if (k->id)
+		rdma_destroy_id(k->id);
+	k->id = NULL;
 	if (k->ah)
 		rdma_destroy_ah(k->ah, RDMA_DESTROY_AH_SLEEPABLE);
 	k->ah = NULL;
-	if (k->id && k->id->qp)
-		rdma_destroy_qp(k->id);
 	if (k->mapped)
 		ib_dma_unmap_single(k->pd->device, k->dma, KCM_BUF, DMA_BIDIRECTIONAL);
 	k->mapped = false;
@@ -343,9 +351,14 @@ static void kcm_teardown(struct kcm *k)
 	if (k->pd)
 		ib_dealloc_pd(k->pd);
 	k->pd = NULL;
-	if (k->id)
-		rdma_destroy_id(k->id);
-	k->id = NULL;
+}
+
+/* The server's listening id goes before its connection: no client comes after. */
+static void kcm_unlisten(struct kcm *k)
+{
+	if (k->listen_id)
+		rdma_destroy_id(k->listen_id);
+	k->listen_id = NULL;
 }
 
 static bool kcm_post_recvs(struct kcm *k)
@@ -481,6 +494,7 @@ static void kcm_server_rc(struct kcm *k)
 
 	kcm_report(k, "rc_disconnect", kcm_await_disconnect(k));
 out:
+	kcm_unlisten(k);
 	kcm_teardown(k);
 }
 
@@ -508,6 +522,7 @@ static void kcm_server_ud(struct kcm *k)
 		kcm_report(k, name, ok);
 	}
 out:
+	kcm_unlisten(k);
 	kcm_teardown(k);
 }
 
@@ -654,13 +669,8 @@ static int __init kcm_init(void)
 	init_completion(&k->disconnected);
 	if (kcm_server) {
 		kcm_server_rc(k);
-		if (k->listen_id)
-			rdma_destroy_id(k->listen_id);
-		k->listen_id = NULL;
 		k->ud = true;
 		kcm_server_ud(k);
-		if (k->listen_id)
-			rdma_destroy_id(k->listen_id);
 	} else {
 		kcm_client_rc(k);
 		k->ud = true;

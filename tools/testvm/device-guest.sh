@@ -66,6 +66,11 @@ rdma statistic show link sroce0/1
 check "rx_packets 4" test "$(stat_of rx_packets)" = 4
 check "rx_drop_too_short 1" test "$(stat_of rx_drop_too_short)" = 1
 check "rx_drop_bad_tver 3 (TVer != 0)" test "$(stat_of rx_drop_bad_tver)" = 3
+# The optional counters: off by default (all enabled ones must fit one
+# netlink message), shown once enabled.
+check "optional counter req_core_packets hidden by default" \
+	not sh -c 'rdma statistic show link sroce0/1 | grep -qw req_core_packets'
+check "optional counter shown once enabled" sh -c 'rdma statistic set link sroce0/1 optional-counters req_core_packets && rdma statistic show link sroce0/1 | grep -qw req_core_packets'
 
 # Port state follows the netdev; the MTU follows the netdev's MTU.
 $IP link set eth0 down

@@ -457,7 +457,10 @@ static bool kcm_accept(struct kcm *k, const void *pdata, u8 plen)
 		p.qp_num = k->id->qp->qp_num;
 	else
 		kcm_expect(k, RDMA_CM_EVENT_ESTABLISHED);
+	/* Outside its event handler, rdma_accept() wants the handler lock held. */
+	rdma_lock_handler(k->id);
 	ret = rdma_accept(k->id, &p);
+	rdma_unlock_handler(k->id);
 	if (ret)
 		return kcm_fail(k, "rdma_accept: %d", ret);
 	return k->ud || kcm_await(k, RDMA_CM_EVENT_ESTABLISHED, KCM_TIMEOUT_S);

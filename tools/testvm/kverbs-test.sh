@@ -22,7 +22,7 @@ kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
 rc=0
 # Built in $out, so that the source tree keeps no objects.
 mkdir -p "$out/kverbs"
-cp "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/sroce_kverbs.c" "$out/kverbs/"
+cp "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$out/kverbs/"
 if ! make -s -C "$out/kverbs" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
 	grep -q 'warning:' "$out/kverbs-build.log"; then
 	cat "$out/kverbs-build.log" >&2

@@ -59,11 +59,11 @@ enum sroce_drop {
 	SROCE_RX_DROP_NO_QP,		/* no such destination QP */
 	SROCE_RX_DROP_BAD_TVER,		/* BTH TVer != 0 */
 	SROCE_RX_DROP_BAD_PKEY,		/* P_Key not 0xFFFF */
-	SROCE_RX_DROP_BAD_OPCODE,	/* not an RC opcode sroce handles */
+	SROCE_RX_DROP_BAD_OPCODE,	/* an opcode sroce does not carry */
 	SROCE_RX_DROP_BAD_PAD,		/* pad count larger than the payload */
 	SROCE_RX_DROP_BAD_ICRC,		/* ICRC mismatch */
 	SROCE_RX_DROP_QP_TYPE,		/* the opcode's transport is not the QP's */
-	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD */
+	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD/SQE */
 	SROCE_RX_DROP_BAD_ADDR,		/* source/destination IP != the QP's path */
 	SROCE_RX_DROP_SQ_STATE,		/* a response to a QP not in RTS/SQD */
 	SROCE_RX_DROP_RESP_BUSY,	/* responder queue full */

@@ -30,10 +30,11 @@
 #include "wire.h"
 
 /*
- * The QP's route to av->daddr from av->saddr: from its cache, else looked
- * up and cached.  BHs are off: the cache is per CPU.
+ * The route to av->daddr from av->saddr: from @cache, else looked up and
+ * put there; with no cache (a UD QP: each datagram's path is its own)
+ * looked up each time.  BHs are off: the cache is per CPU.
  */
-static struct dst_entry *sroce_route4(struct sroce_qp *qp, struct net *net,
+static struct dst_entry *sroce_route4(struct dst_cache *cache, struct net *net,
 				      struct net_device *ndev, const struct sroce_av *av)
 {
 	struct flowi4 fl4 = {
@@ -45,20 +46,23 @@ static struct dst_entry *sroce_route4(struct sroce_qp *qp, struct net *net,
 	struct rtable *rt;
 	__be32 saddr;
 
-	rt = dst_cache_get_ip4(&qp->dst_cache, &saddr);
-	if (rt && saddr == fl4.saddr)
-		return &rt->dst;
-	if (rt)
-		ip_rt_put(rt);
+	if (cache) {
+		rt = dst_cache_get_ip4(cache, &saddr);
+		if (rt && saddr == fl4.saddr)
+			return &rt->dst;
+		if (rt)
+			ip_rt_put(rt);
+	}
 	rt = ip_route_output_key(net, &fl4);
 	if (IS_ERR(rt))
 		return ERR_CAST(rt);
-	dst_cache_set_ip4(&qp->dst_cache, &rt->dst, fl4.saddr);
+	if (cache)
+		dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	return &rt->dst;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
+static struct dst_entry *sroce_route6(struct dst_cache *cache, struct sock *sk,
 				      struct net_device *ndev, const struct sroce_av *av)
 {
 	struct flowi6 fl6 = {
@@ -70,65 +74,37 @@ static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
 	struct dst_entry *dst;
 	struct in6_addr saddr;
 
-	dst = dst_cache_get_ip6(&qp->dst_cache, &saddr);
-	if (dst && ipv6_addr_equal(&saddr, &fl6.saddr))
-		return dst;
-	dst_release(dst);
+	if (cache) {
+		dst = dst_cache_get_ip6(cache, &saddr);
+		if (dst && ipv6_addr_equal(&saddr, &fl6.saddr))
+			return dst;
+		dst_release(dst);
+	}
 	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
-	if (!IS_ERR(dst))
-		dst_cache_set_ip6(&qp->dst_cache, dst, &fl6.saddr);
+	if (cache && !IS_ERR(dst))
+		dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	return dst;
 }
 #else
-static struct dst_entry *sroce_route6(struct sroce_qp *qp, struct sock *sk,
+static struct dst_entry *sroce_route6(struct dst_cache *cache, struct sock *sk,
 				      struct net_device *ndev, const struct sroce_av *av)
 {
 	return ERR_PTR(-EAFNOSUPPORT);
 }
 #endif
 
-/* A datagram's route: looked up each time, not cached (its path is its own). */
-static struct dst_entry *sroce_route_uncached(struct sock *sk, struct net_device *ndev,
-					      const struct sroce_av *av)
-{
-	if (av->network_type == RDMA_NETWORK_IPV6) {
-#if IS_ENABLED(CONFIG_IPV6)
-		struct flowi6 fl6 = {
-			.flowi6_oif = ndev->ifindex,
-			.flowi6_proto = IPPROTO_UDP,
-			.saddr = av->saddr.in6.sin6_addr,
-			.daddr = av->daddr.in6.sin6_addr,
-		};
-
-		return ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl6, NULL);
-#else
-		return ERR_PTR(-EAFNOSUPPORT);
-#endif
-	} else {
-		struct flowi4 fl4 = {
-			.flowi4_oif = ndev->ifindex,
-			.flowi4_proto = IPPROTO_UDP,
-			.saddr = av->saddr.in4.sin_addr.s_addr,
-			.daddr = av->daddr.in4.sin_addr.s_addr,
-		};
-		struct rtable *rt = ip_route_output_key(sock_net(sk), &fl4);
-
-		return IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
-	}
-}
-
 static struct dst_entry *sroce_route(struct sroce_qp *qp, struct sock *sk,
 				     struct net_device *ndev, const struct sroce_av *av)
 {
+	/* An RC QP's one path is cached; a UD QP's datagrams go anywhere. */
+	struct dst_cache *cache = sroce_qp_is_ud(qp) ? NULL : &qp->dst_cache;
 	struct dst_entry *dst;
 
 	local_bh_disable();
-	if (sroce_qp_is_ud(qp))
-		dst = sroce_route_uncached(sk, ndev, av);
-	else if (av->network_type == RDMA_NETWORK_IPV6)
-		dst = sroce_route6(qp, sk, ndev, av);
+	if (av->network_type == RDMA_NETWORK_IPV6)
+		dst = sroce_route6(cache, sk, ndev, av);
 	else
-		dst = sroce_route4(qp, sock_net(sk), ndev, av);
+		dst = sroce_route4(cache, sock_net(sk), ndev, av);
 	local_bh_enable();
 	return dst;
 }

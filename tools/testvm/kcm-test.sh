@@ -33,15 +33,7 @@ for r in ${rounds//,/ }; do
 	n=$((n + 1))
 done
 "$top/tools/deps.sh" qemu-system-x86 busybox-static kmod
-kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
-mkdir -p "$out/kverbs"
-cp "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$out/kverbs/"
-if ! make -s -C "$out/kverbs" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
-	grep -q 'warning:' "$out/kverbs-build.log"; then
-	cat "$out/kverbs-build.log" >&2
-	echo "kcm: 0 passed, 1 failed"
-	exit 1
-fi
+kverbs_modules kcm
 rc=0
 "$here/run-pair.sh" -A "$here/kcm-guest.sh" -B "$here/kcm-guest.sh" -o "$out" -k "$flavour" -s \
 	"${ko_args[@]}" -t $((300 + 400 * n)) -f "$out/kverbs/sroce_kcm.ko" -f "$out/kcm-rounds" || rc=1

@@ -1,4 +1,5 @@
-# Sourced by the two-VM test wrappers (device, integrity, errors, pyverbs).
+# Sourced by the VM test wrappers (device, integrity, errors, pyverbs,
+# kverbs, kcm ...).
 # They set `top` first.
 
 # pair_setup NAME FLAVOUR [RESPONDER]: sets flavour (and resp) and a fresh
@@ -37,4 +38,21 @@ pair_verdict() {
 	[ "$skip" -eq 0 ] || more=", $skip skipped"
 	echo "$name: $pass passed, $fail failed$more"
 	[ "$fail" -eq 0 ]
+}
+
+# kverbs_modules NAME: build tools/kverbs' test modules (sroce_kverbs.ko,
+# sroce_kcm.ko) into $out/kverbs, at W=1, against the test kernel
+# $flavour (whose tree it sets in kdir); in $out so that the source tree
+# keeps no objects.  On a failure or a warning it prints the log and
+# "NAME: 0 passed, 1 failed", and exits.
+kverbs_modules() {
+	kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
+	mkdir -p "$out/kverbs"
+	cp "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$out/kverbs/"
+	if ! make -s -C "$out/kverbs" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
+		grep -q 'warning:' "$out/kverbs-build.log"; then
+		cat "$out/kverbs-build.log" >&2
+		echo "$1: 0 passed, 1 failed"
+		exit 1
+	fi
 }

@@ -20,6 +20,8 @@
 #include "../kunit/cases/sq_completer.h"
 #include "../kunit/cases/sq_ud.h"
 #include "../kunit/cases/ud.h"
+#include "../kunit/cases/sq_uc.h"
+#include "../kunit/cases/uc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -74,5 +76,9 @@ int main(void)
 	for (size_t i = 0; i < N(sroce_ud_qkey_cases); i++)
 		printf("sroce_ud\t%s\tud-qkey-privileged\n", sroce_ud_qkey_cases[i].name);
 	printf("sroce_ud\tud_names_test\t\n");
+	sq_cases("sroce_uc", sroce_sq_cases_uc, N(sroce_sq_cases_uc));
+	for (size_t i = 0; i < N(sroce_uc_cases); i++)
+		printf("sroce_uc\t%s\t%s\n", sroce_uc_cases[i].name, sroce_uc_cases[i].rules);
+	printf("sroce_uc\tuc_names_test\t\n");
 	return 0;
 }

@@ -84,12 +84,12 @@ void sroce_comp_retire(struct sroce_qp *qp)
 		 * A UD QP's send queue alone goes to SQE, before the error
 		 * completion says so (sroce_qp_enter_sqe()); an RC QP to Error.
 		 */
-		bool sqe = c.qp_error && sroce_qp_is_ud(qp) && sroce_qp_enter_sqe(qp);
+		bool sqe = c.qp_error && sroce_qp_unreliable(qp) && sroce_qp_enter_sqe(qp);
 
 		sroce_sq_retire(qp, &c);
 		if (sqe)
 			sroce_sq_error_flush(qp);
-		else if (c.qp_error && !sroce_qp_is_ud(qp))
+		else if (c.qp_error && !sroce_qp_unreliable(qp))
 			sroce_qp_error(qp, SROCE_EVENT_NONE);
 	}
 	if (s->draining && sroce_sq_drained(&s->core)) {
@@ -160,7 +160,8 @@ void sroce_sq_ready(struct sroce_qp *qp)
 		.psn = qp->sq_psn,
 		/* A datagram is one packet: at most the port's MTU. */
 		.pmtu = ud ? ib_mtu_enum_to_int(qp->sdev->active_mtu) : qp->path_mtu,
-		.transport = ud ? SROCE_TRANSPORT_UD : SROCE_TRANSPORT_RC,
+		.transport = ud ? SROCE_TRANSPORT_UD :
+			     sroce_qp_is_uc(qp) ? SROCE_TRANSPORT_UC : SROCE_TRANSPORT_RC,
 		.window = sroce_req_window,
 		.ackreq_every = sroce_ackreq_every,
 		.max_rd_atomic = min_t(u32, qp->max_rd_atomic, U8_MAX),

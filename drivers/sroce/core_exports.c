@@ -13,6 +13,7 @@
 #include <sroce/core_abi.h>
 #include <sroce/sq_abi.h>
 #include <sroce/ud_abi.h>
+#include <sroce/uc_abi.h>
 
 static_assert(offsetof(struct sroce_resp_desc, psn) == 16);
 static_assert(offsetof(struct sroce_resp_desc, kind) == 32);
@@ -26,6 +27,9 @@ static_assert(offsetof(struct sroce_req_pkt, opcode) == 52);
 static_assert(offsetof(struct sroce_comp_pkt, opcode) == 20);
 static_assert(offsetof(struct sroce_sq_cqe, status) == 8);
 static_assert(offsetof(struct sroce_ud_ret, action) == 8);
+static_assert(offsetof(struct sroce_uc_state, pending_psn) == 12);
+static_assert(offsetof(struct sroce_uc_req, opcode) == 12);
+static_assert(offsetof(struct sroce_uc_ret, status) == 5);
 static_assert(offsetof(struct sroce_sq_params, transport) == 21);
 static_assert(sizeof(struct sroce_sq_stats) ==
 	      8 * (8 + SROCE_NAK_CODE_COUNT + SROCE_CDROP_REASON_COUNT + SROCE_WC_STATUS_COUNT +
@@ -84,3 +88,8 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_ud_place);
 EXPORT_SYMBOL_IF_KUNIT(sroce_ud_deth_qkey);
 EXPORT_SYMBOL_IF_KUNIT(sroce_ud_rule_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_ud_drop_name);
+EXPORT_SYMBOL_IF_KUNIT(sroce_uc_init);
+EXPORT_SYMBOL_IF_KUNIT(sroce_uc_rx);
+EXPORT_SYMBOL_IF_KUNIT(sroce_uc_executed);
+EXPORT_SYMBOL_IF_KUNIT(sroce_uc_rule_name);
+EXPORT_SYMBOL_IF_KUNIT(sroce_uc_drop_name);

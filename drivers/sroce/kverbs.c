@@ -36,6 +36,10 @@ static bool sroce_kwr_opcode_ok(const struct sroce_qp *qp, enum ib_wr_opcode op,
 {
 	if (sroce_qp_is_ud(qp) && !in_error)
 		return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM;
+	/* UC: SEND and RDMA WRITE only (no READ or ATOMIC), flushed or not. */
+	if (sroce_qp_is_uc(qp) && op != IB_WR_SEND && op != IB_WR_SEND_WITH_IMM &&
+	    op != IB_WR_RDMA_WRITE && op != IB_WR_RDMA_WRITE_WITH_IMM)
+		return false;
 	switch (op) {
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:

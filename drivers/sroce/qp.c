@@ -113,8 +113,8 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	u32 qpn, num, wqe_size;
 	int err;
 
-	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
-	     init->qp_type != IB_QPT_GSI) || init->rwq_ind_tbl)
+	if ((init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
+	     init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_GSI) || init->rwq_ind_tbl)
 		return -EOPNOTSUPP;
 	/* QP1, ib_mad's: a kernel QP of port 1 (rxe_qp_chk_init). */
 	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num != 1))
@@ -426,7 +426,7 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 }
 
 /**
- * sroce_qp_enter_sqe() - a UD QP's send queue hit a local error: SQE
+ * sroce_qp_enter_sqe() - a UD or UC QP's send queue hit a local error: SQE
  * @qp: the QP
  *
  * Called before the failed WQE's error completion is posted, so that a
@@ -546,7 +546,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_RTS:
 	case IB_QPS_SQD:
 		sroce_qp_quiesce(qp);
-		/* SQE -> RTS: a UD QP's send queue starts again, empty. */
+		/* SQE -> RTS: a UD or UC QP's send queue starts again, empty. */
 		if (cur == IB_QPS_RTR || cur == IB_QPS_SQE)
 			sroce_sq_ready(qp);
 		sroce_sq_set_draining(qp, next == IB_QPS_SQD);

@@ -71,6 +71,8 @@ static bool sroce_transport_match(const struct sroce_qp *qp, u8 opcode)
 
 	if (sroce_qp_is_ud(qp))
 		return transport == SROCE_OP_TRANSPORT_UD;
+	if (sroce_qp_is_uc(qp))
+		return transport == SROCE_OP_TRANSPORT_UC;
 	return qp->ibqp.qp_type == IB_QPT_RC && transport == SROCE_OP_TRANSPORT_RC;
 }
 

@@ -122,7 +122,7 @@ out:
 
 /*
  * The receive WQE's slot goes back before its CQE is posted
- * (sroce_recv_cqe() reads only the shadow): a consumer reposting from its
+ * (sroce_resp_recv_cqe() reads only the shadow): a consumer reposting from its
  * completion handler must find the room.
  */
 void sroce_resp_release_wqe(struct sroce_qp *qp)
@@ -133,8 +133,8 @@ void sroce_resp_release_wqe(struct sroce_qp *qp)
 	qp->resp.have_wqe = false;
 }
 
-static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
-			   u32 byte_len, const struct sroce_pkt *pkt)
+void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
+			 u32 byte_len, const struct sroce_pkt *pkt)
 {
 	struct ib_uverbs_wc wc = {
 		.wr_id = qp->resp.wqe.wr_id,
@@ -158,7 +158,7 @@ static void sroce_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 op
 }
 
 /* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
-static int sroce_take_wqe(struct sroce_qp *qp)
+static int sroce_resp_take_wqe(struct sroce_qp *qp)
 {
 	int err = sroce_resp_fetch_wqe(qp, &qp->resp.wqe);
 
@@ -167,7 +167,7 @@ static int sroce_take_wqe(struct sroce_qp *qp)
 	if (err) {
 		/* A WQE corrupted in the ring: it completes in error, consumed. */
 		sroce_resp_release_wqe(qp);
-		sroce_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
+		sroce_resp_recv_cqe(qp, IB_WC_LOC_QP_OP_ERR, IB_WC_RECV, 0, NULL);
 		return SROCE_EXEC_REM_OP;
 	}
 	qp->resp.have_wqe = true;
@@ -181,8 +181,8 @@ static int sroce_take_wqe(struct sroce_qp *qp)
  * current offset, through the WQE's copy cursor: an SGE's MR is looked
  * up once per pass, not per packet.
  */
-static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
-			    unsigned int data_off, u32 len)
+static int sroce_resp_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
+				 unsigned int data_off, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
 	int err;
@@ -199,39 +199,56 @@ static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
 	return SROCE_EXEC_OK;
 }
 
-/* @xf: the core's enum sroce_exec_flags for the request. */
-static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
+/**
+ * sroce_resp_send_data() - a SEND packet's payload into its receive WQE
+ * @qp: the QP
+ * @skb: the packet
+ * @xf: the core's enum sroce_exec_flags for it
+ *
+ * The first packet takes the WQE (a corrupted one completes in error at
+ * once), the last completes it.  On a failure to place, the WQE stays in
+ * hand (resp->have_wqe): its caller, RC's or UC's, decides its fate.
+ * Return: an enum sroce_exec_status.
+ */
+int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *resp = &qp->resp;
 	int err;
 
 	if (xf & SROCE_XF_WQE) {
-		err = sroce_take_wqe(qp);
+		err = sroce_resp_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
 		resp->recv_offset = 0;
 	} else if (!resp->have_wqe) {
 		return SROCE_EXEC_INVALID;
 	}
-	err = sroce_place_recv(qp, skb, pkt->payload_off, pkt->payload_len);
-	if (err != SROCE_EXEC_OK) {
-		enum ib_wc_status st = err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
-						 IB_WC_LOC_PROT_ERR;
-
-		sroce_resp_release_wqe(qp);
-		sroce_recv_cqe(qp, st, IB_WC_RECV, resp->recv_offset, NULL);
+	err = sroce_resp_place_recv(qp, skb, pkt->payload_off, pkt->payload_len);
+	if (err != SROCE_EXEC_OK)
 		return err;
-	}
 	if (xf & SROCE_XF_LAST) {
 		sroce_resp_release_wqe(qp);
-		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
+		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
 }
 
+/* RC: a receive WQE that could not take its SEND completes in error. */
+static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
+{
+	int err = sroce_resp_send_data(qp, skb, xf);
+
+	if (err != SROCE_EXEC_OK && qp->resp.have_wqe) {
+		sroce_resp_release_wqe(qp);
+		sroce_resp_recv_cqe(qp, err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
+				    IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.recv_offset, NULL);
+	}
+	return err;
+}
+
 /* @xf as for sroce_exec_send(); a WRITE that takes a WQE carries an immediate. */
-static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
+int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *resp = &qp->resp;
@@ -259,7 +276,7 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		return SROCE_EXEC_INVALID;
 	if (imm) {
 		/* WRITE with immediate consumes a receive WQE too. */
-		err = sroce_take_wqe(qp);
+		err = sroce_resp_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
 	}
@@ -278,7 +295,8 @@ static int sroce_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	}
 	if (imm) {
 		sroce_resp_release_wqe(qp);
-		sroce_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset, pkt);
+		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset,
+				    pkt);
 	}
 	return SROCE_EXEC_OK;
 }
@@ -333,7 +351,7 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
 	if (xf & SROCE_XF_SEND)
 		return sroce_exec_send(qp, skb, xf);
 	if (xf & SROCE_XF_WRITE)
-		return sroce_exec_write(qp, skb, xf);
+		return sroce_resp_exec_write(qp, skb, xf);
 	if (xf & SROCE_XF_READ)
 		return sroce_exec_read(qp, skb);
 	if (xf & SROCE_XF_ATOMIC)
@@ -348,7 +366,7 @@ static void sroce_resp_flush_posted(struct sroce_qp *qp, u32 n)
 		/* The wr_id is read even from a bad WQE. */
 		sroce_resp_fetch_wqe(qp, &qp->resp.wqe);
 		sroce_queue_pop(&qp->rq);
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 	}
 }
 
@@ -370,7 +388,7 @@ void sroce_resp_flush_rq(struct sroce_qp *qp)
 	sroce_task_assert_owned(&qp->task);
 	if (resp->have_wqe) {
 		sroce_resp_release_wqe(qp);
-		sroce_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
+		sroce_resp_recv_cqe(qp, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 	}
 	if (qp->srq) {
 		/* IBA 11.6.3.1: this QP will take no more of the SRQ's WQEs. */
@@ -514,6 +532,8 @@ bool sroce_resp_run(struct sroce_qp *qp)
 		sroce_resp_flush_rq(qp);
 	if (sroce_qp_is_ud(qp))
 		return sroce_ud_resp_run(qp);
+	if (sroce_qp_is_uc(qp))
+		return sroce_uc_resp_run(qp);
 
 	more = sroce_resp_take_batch(qp, &batch);
 	if (skb_queue_empty(&batch))
@@ -624,6 +644,7 @@ int sroce_resp_ready(struct sroce_qp *qp)
 	resp->res = res;
 	resp->nres = nres;
 	sroce_resp_init(&resp->core, &p, res, nres);
+	sroce_uc_init(&resp->uc, qp->rq_psn, qp->path_mtu, !!qp->srq);
 	memset(&resp->seen, 0, sizeof(resp->seen));
 	sroce_cursor_put(&resp->place);
 	resp->have_wqe = false;

@@ -35,6 +35,7 @@
 #include <rdma/rdma_user_rxe.h>	/* the librxe ring/WQE/CQE ABI */
 
 #include <sroce/core_abi.h>
+#include <sroce/uc_abi.h>
 
 #define SROCE_LINK_TYPE "sroce"
 #define SROCE_VENDOR_ID 0xffffff	/* as rxe: perftest takes its generic path */
@@ -71,7 +72,9 @@ enum sroce_drop {
 	SROCE_RX_DROP_COMP_BUSY,	/* completer queue full */
 	SROCE_RX_DROP_BAD_DGID,		/* UD: destination address not in the GID table */
 	SROCE_RX_DROP_BAD_QKEY,		/* UD: DETH Q_Key is not the QP's (ud.c) */
-	SROCE_RX_DROP_NO_WQE,		/* UD: no receive WQE posted (ud.c) */
+	SROCE_RX_DROP_NO_WQE,		/* UD, UC: no receive WQE posted (ud.c, uc.c) */
+	SROCE_RX_DROP_UC_SEQUENCE,	/* UC: PSN gap or out of sequence: a message lost */
+	SROCE_RX_DROP_UC_REFUSED,	/* UC: a message refused: length, access, rkey, buffer */
 	SROCE_RX_DROP_COUNT,
 };
 
@@ -272,6 +275,7 @@ struct sroce_resp {
 	u64 write_va;			/* next WRITE address */
 	u32 write_rkey;
 	u32 write_resid;
+	struct sroce_uc_state uc;	/* a UC QP's receive state (uc.c) */
 };
 
 /* --- qp.c --------------------------------------------------------------- */
@@ -416,6 +420,20 @@ static inline struct sroce_ah *to_sah(struct ib_ah *ibah)
 static inline bool sroce_qp_is_ud(const struct sroce_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
+
+static inline bool sroce_qp_is_uc(const struct sroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UC;
+}
+
+/*
+ * UD and UC: nothing is acknowledged, and a local send error moves the
+ * QP to SQE, not Error (IBA 10.3.1).
+ */
+static inline bool sroce_qp_unreliable(const struct sroce_qp *qp)
+{
+	return sroce_qp_is_ud(qp) || sroce_qp_is_uc(qp);
 }
 
 static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)
@@ -642,6 +660,13 @@ void sroce_resp_release_wqe(struct sroce_qp *qp);
 
 /* ud.c: the UD responder stage (datagrams in) and the GRH */
 bool sroce_ud_resp_run(struct sroce_qp *qp);
+int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
+void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
+			 u32 byte_len, const struct sroce_pkt *pkt);
+int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
+
+/* uc.c */
+bool sroce_uc_resp_run(struct sroce_qp *qp);
 
 /*
  * req.c, comp.c, timers.c: the requester and completer shims, stages of

@@ -23,6 +23,7 @@ struct sroce_opdef {
 	{ SROCE_OP_##op, SROCE_OPK_##kind, hdrs },
 static const struct sroce_opdef sroce_opdefs[] __initconst = {
 	SROCE_RC_OPCODES(SROCE_OPDEF)
+	SROCE_UC_OPCODES(SROCE_OPDEF)
 	SROCE_UD_OPCODES(SROCE_OPDEF)
 };
 

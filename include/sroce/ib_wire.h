@@ -51,6 +51,27 @@ enum sroce_ud_opcode {
 	SROCE_OP_UD_SEND_ONLY_IMM = 0x65,
 };
 
+/*
+ * BTH opcodes, UC transport (high three bits 001).  IBA Table 35: RC's
+ * SEND and RDMA WRITE opcodes with the UC transport bits; no READ,
+ * ATOMIC, acknowledgement or invalidate.
+ */
+enum sroce_uc_opcode {
+	SROCE_OP_UC_SEND_FIRST = 0x20,
+	SROCE_OP_UC_SEND_MIDDLE = 0x21,
+	SROCE_OP_UC_SEND_LAST = 0x22,
+	SROCE_OP_UC_SEND_LAST_IMM = 0x23,
+	SROCE_OP_UC_SEND_ONLY = 0x24,
+	SROCE_OP_UC_SEND_ONLY_IMM = 0x25,
+	SROCE_OP_UC_WRITE_FIRST = 0x26,
+	SROCE_OP_UC_WRITE_MIDDLE = 0x27,
+	SROCE_OP_UC_WRITE_LAST = 0x28,
+	SROCE_OP_UC_WRITE_LAST_IMM = 0x29,
+	SROCE_OP_UC_WRITE_ONLY = 0x2a,
+	SROCE_OP_UC_WRITE_ONLY_IMM = 0x2b,
+	SROCE_OP_UC_END = 0x2c, /* first value past the UC opcodes */
+};
+
 /* The transport an opcode belongs to: its high three bits (IBA 9.2). */
 #define SROCE_OP_TRANSPORT_SHIFT 5
 #define SROCE_OP_TRANSPORT_RC 0x0
@@ -115,10 +136,24 @@ enum sroce_op_kind {
 	X(SEND_ONLY_INV,	SEND,		1, 1, 1, SROCE_HDR_IETH)
 
 /*
- * The UD opcodes, in the same form (IBA Table 35; DETH 9.3.2).  The
- * responder's core reads only the RC table; the UD responder decides in
- * its own core (ud_abi.h).
+ * The UC and UD opcodes, in the same form (IBA Table 35; DETH 9.3.2).
+ * The responder's core reads only the RC table; the UC and UD receive
+ * sides decide in their own cores (uc_abi.h, ud_abi.h).
  */
+#define SROCE_UC_OPCODES(X)							\
+	X(UC_SEND_FIRST,	SEND,		1, 0, 1, 0)			\
+	X(UC_SEND_MIDDLE,	SEND,		0, 0, 0, 0)			\
+	X(UC_SEND_LAST,		SEND,		0, 1, 0, 0)			\
+	X(UC_SEND_LAST_IMM,	SEND,		0, 1, 0, SROCE_HDR_IMMDT)	\
+	X(UC_SEND_ONLY,		SEND,		1, 1, 1, 0)			\
+	X(UC_SEND_ONLY_IMM,	SEND,		1, 1, 1, SROCE_HDR_IMMDT)	\
+	X(UC_WRITE_FIRST,	WRITE,		1, 0, 0, SROCE_HDR_RETH)	\
+	X(UC_WRITE_MIDDLE,	WRITE,		0, 0, 0, 0)			\
+	X(UC_WRITE_LAST,	WRITE,		0, 1, 0, 0)			\
+	X(UC_WRITE_LAST_IMM,	WRITE,		0, 1, 1, SROCE_HDR_IMMDT)	\
+	X(UC_WRITE_ONLY,	WRITE,		1, 1, 0, SROCE_HDR_RETH)	\
+	X(UC_WRITE_ONLY_IMM,	WRITE,		1, 1, 1, SROCE_HDR_RETH | SROCE_HDR_IMMDT)
+
 #define SROCE_UD_OPCODES(X)							\
 	X(UD_SEND_ONLY,		SEND,		1, 1, 1, SROCE_HDR_DETH)	\
 	X(UD_SEND_ONLY_IMM,	SEND,		1, 1, 1, SROCE_HDR_DETH | SROCE_HDR_IMMDT)

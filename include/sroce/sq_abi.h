@@ -56,7 +56,8 @@ enum sroce_wr_op {
 enum sroce_transport {
 	SROCE_TRANSPORT_RC = 0,	/* reliable connected: ACKs, retries, window, credits */
 	SROCE_TRANSPORT_UD = 1,	/* unreliable datagram: one SEND Only packet per message */
-	SROCE_TRANSPORT_COUNT = 2,
+	SROCE_TRANSPORT_UC = 2,	/* unreliable connected: RC's packets, no ACK, no retry */
+	SROCE_TRANSPORT_COUNT = 3,
 };
 
 /* struct sroce_sq_wqe.flags, set by the caller. */
@@ -166,6 +167,8 @@ enum sroce_sq_rule {
 	SROCE_SQR_UD_SEND,	/* UD: a message is one SEND Only packet, complete once sent */
 	SROCE_SQR_UD_LENGTH,	/* UD: a message longer than the MTU fails LOC_LEN_ERR, unsent */
 	SROCE_SQR_UD_OP,	/* UD: only SEND and SEND with immediate; else LOC_QP_OP_ERR */
+	SROCE_SQR_UC_SEND,	/* UC: RC's packets, no AckReq, window, credits or timer; done once sent */
+	SROCE_SQR_UC_OP,	/* UC: SEND and WRITE (with immediate) only; else LOC_QP_OP_ERR */
 	SROCE_SQR_COUNT,
 };
 

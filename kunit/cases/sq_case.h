@@ -144,6 +144,11 @@ SROCE_EXTERN_C_END
 	.params = { .psn = (psn_), .pmtu = (mtu_), .window = 1, .ackreq_every = 1, \
 		    .max_rd_atomic = 0, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, \
 		    .hold_tail = 1, .transport = SROCE_TRANSPORT_UD }
+/* A UC send queue: initial PSN and path MTU; the RC gates set shut, as for UD. */
+#define SQ_UC(psn_, mtu_) \
+	.params = { .psn = (psn_), .pmtu = (mtu_), .window = 1, .ackreq_every = 1, \
+		    .max_rd_atomic = 0, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, \
+		    .hold_tail = 1, .transport = SROCE_TRANSPORT_UC }
 
 /* Steps. */
 #define POST(wr_, len_, ...) { .op = SQ_POST, .wr = SROCE_WR_##wr_, .len = (len_), __VA_ARGS__ }
@@ -240,6 +245,7 @@ SROCE_EXTERN_C_END
 	  .rule = SROCE_SQR_##rule_, .qp_error = (qperr_) }
 #define FLUSHED(wqe_) CQE_R(wqe_, WR_FLUSH_ERR, 0, 1, FLUSH, 0)
 #define CQE_UD(wqe_, len_, sig_) CQE_R(wqe_, SUCCESS, len_, sig_, UD_SEND, 0)
+#define CQE_UC(wqe_, len_, sig_) CQE_R(wqe_, SUCCESS, len_, sig_, UC_SEND, 0)
 
 /* A duplicate ACK of "nothing" that lifts the credit limit (0x1F). */
 #define UNLIMITED_CREDITS() \

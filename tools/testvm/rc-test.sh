@@ -172,6 +172,7 @@ clean_checks() {	# ROUND PAIRING
 	add "$r" "$p" pt ib_send_bw 64 "$(nit 200 100)" ib_send_bw/64/srq --use-srq
 	full add "$r" "$p" it sroce_integrity - - sroce_integrity/all/psn-wrap -P 0xffff00
 	ud_checks "$r" "$p"
+	uc_checks "$r" "$p"
 	cm_checks "$r" "$p"
 }
 # UD: datagrams of the port's MTU (1024 at the link's 1500), each way;
@@ -181,6 +182,15 @@ ud_checks() {	# ROUND PAIRING
 	add "$1" "$2" pp ibv_ud_pingpong 512 "$(nit 100 50)" ibv_ud_pingpong/512/ipv6 @ipv6
 	add "$1" "$2" pt ib_send_bw 1024 "$(nit 200 100)" ib_send_bw/1024/ud -c UD
 	full add "$1" "$2" pt ib_send_lat 64 100 ib_send_lat/64/ud -c UD
+}
+# UC: RC's packets with no ACK: ibv_uc_pingpong -c at 4 KiB (four
+# packets a message at its 1024 path MTU), and over IPv6; perftest's UC
+# WRITE and SEND bandwidth.
+uc_checks() {	# ROUND PAIRING
+	add "$1" "$2" pp ibv_uc_pingpong 4096 "$(nit 100 50)" ibv_uc_pingpong/4096
+	full add "$1" "$2" pp ibv_uc_pingpong 1024 50 ibv_uc_pingpong/1024/ipv6 @ipv6
+	add "$1" "$2" pt ib_write_bw 65536 "$(nit 20 10)" ib_write_bw/65536/uc -c UC
+	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" ib_send_bw/4096/uc -c UC
 }
 # The connection manager (rdma_cm over ib_cm over ib_mad on QP1): rping
 # with its data verified, over IPv4 and IPv6; ucmatose (two RC
@@ -274,9 +284,9 @@ done <"$plan"
 # The capture: per two-VM check, the frames between its client's "start"
 # and "done" control messages (TCP 21000+ID), counted by analyze.py.
 if [ ${#two[@]} -gt 0 ] && [ -s "$out/link.pcap" ]; then
-	# Not the UD and CM checks: the capture checks are about the RC
+	# Not the UD, UC and CM checks: the capture checks are about the RC
 	# requests and responses of one connection per check.
-	awk '$3 !~ /^loop-/ && $9 !~ /(^|\/)(ibv_ud_pingpong|ud|cm)(\/|$)/ {
+	awk '$3 !~ /^loop-/ && $9 !~ /(^|\/)(ibv_ud_pingpong|ibv_uc_pingpong|ud|uc|cm)(\/|$)/ {
 		print $1 "/" $2 "/" $3 "/" $9, $5, $6, ($7 == "-" ? 0 : $7), 21000 + $1 }' "$plan" \
 		>"$out/capture-workloads.txt"
 	python3 "$top/tools/ackrate/analyze.py" "$out/link.pcap" "$out/capture-workloads.txt" \

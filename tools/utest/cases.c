@@ -13,6 +13,8 @@
 #include "sq_completer.h"
 #include "sq_ud.h"
 #include "ud.h"
+#include "sq_uc.h"
+#include "uc.h"
 #include "utest_cases.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -39,6 +41,7 @@ const struct sroce_sq_suite sroce_sq_suites[] = {
 	{ "requester", sroce_sq_cases_requester, N(sroce_sq_cases_requester) },
 	{ "completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer) },
 	{ "ud", sroce_sq_cases_ud, N(sroce_sq_cases_ud) },
+	{ "uc", sroce_sq_cases_uc, N(sroce_sq_cases_uc) },
 };
 const unsigned int sroce_sq_nsuites = N(sroce_sq_suites);
 
@@ -46,3 +49,5 @@ const struct sroce_ud_case *const sroce_ud_table = sroce_ud_cases;
 const unsigned int sroce_nud = N(sroce_ud_cases);
 const struct sroce_ud_qkey_case *const sroce_ud_qkey_table = sroce_ud_qkey_cases;
 const unsigned int sroce_nud_qkey = N(sroce_ud_qkey_cases);
+const struct sroce_uc_case *const sroce_uc_table = sroce_uc_cases;
+const unsigned int sroce_nuc = N(sroce_uc_cases);

@@ -158,4 +158,17 @@ INSTANTIATE_TEST_SUITE_P(Ud, UdQkey, ::testing::ValuesIn(UdQkeyRows()),
                            return Sanitize(i.param->name);
                          });
 
+// The UC receive decisions (kunit/cases/uc.h).
+class UcReceive : public ::testing::TestWithParam<const sroce_uc_case*> {};
+TEST_P(UcReceive, Case) { sroce_uc_case_run(GetParam(), &kChecker); }
+std::vector<const sroce_uc_case*> UcRows() {
+  std::vector<const sroce_uc_case*> v;
+  for (unsigned i = 0; i < sroce_nuc; i++) v.push_back(&sroce_uc_table[i]);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Uc, UcReceive, ::testing::ValuesIn(UcRows()),
+                         [](const ::testing::TestParamInfo<const sroce_uc_case*>& i) {
+                           return Sanitize(i.param->name);
+                         });
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include "case.h"
 #include "sq_case.h"
 #include "ud_case.h"
+#include "uc_case.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +38,8 @@ extern const struct sroce_ud_case *const sroce_ud_table;
 extern const unsigned int sroce_nud;
 extern const struct sroce_ud_qkey_case *const sroce_ud_qkey_table;
 extern const unsigned int sroce_nud_qkey;
+extern const struct sroce_uc_case *const sroce_uc_table;
+extern const unsigned int sroce_nuc;
 
 #ifdef __cplusplus
 }

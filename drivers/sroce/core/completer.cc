@@ -401,8 +401,10 @@ SqRet SendQueue::Rx(const sroce_comp_pkt& r, sroce_comp_place* place) {
   progressed_ = false;
   undo_valid_ = false;  // the cursor may move: sroce_req_unsend() no longer applies
   if (error_) return Drop(SROCE_CDROP_QP_ERROR, SROCE_SQR_FLUSH);
-  // ud-send: a datagram is never answered; nothing here takes a response.
-  if (Ud()) return Drop(SROCE_CDROP_BAD_OPCODE, SROCE_SQR_UD_SEND);
+  // ud-send, uc-send: UD and UC are never answered; nothing here takes a
+  // response.
+  if (Unreliable())
+    return Drop(SROCE_CDROP_BAD_OPCODE, Ud() ? SROCE_SQR_UD_SEND : SROCE_SQR_UC_SEND);
   if (placing_) placing_ = false;  // the caller never reported: forget it
   SqRet ret;
   switch (r.opcode) {

@@ -39,7 +39,8 @@ constexpr const char* kSqRuleNames[] = {
     "9.7.5.1.3-read-resp", "9.7.5.1.3-atomic-ack", "9.7.5.1.5-seq-nak", "9.7.5.1.5-rnr-nak",
     "9.7.5.2-fatal-nak", "9.7.6.1-timeout", "9.7.6.1-retry-cnt", "9.7.6.1-rnr-retry",
     "9.7.6.1-timer", "9.7.6.1-ghost",     "10.10.2-local-err", "10.10.2-flush",
-    "ud-send",       "ud-length",         "ud-op",
+    "ud-send",       "ud-length",         "ud-op",             "uc-send",
+    "uc-op",
 };
 static_assert(sizeof(kSqRuleNames) / sizeof(kSqRuleNames[0]) == SROCE_SQR_COUNT, "sq rules");
 

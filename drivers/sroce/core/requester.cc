@@ -134,16 +134,25 @@ void SendQueue::ReachFailed() {
   if (una_ == sent_ - 1) Fail(una_, w.status, w.rule ? w.rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR));
 }
 
-// A UD WQE the requester reaches that cannot go: an operation other than
-// SEND (ud-op) or a message longer than the port's MTU (ud-length) fails
-// with its local error, unsent, as a WQE refused at post time does.  The
-// IBA's C10-93.1.1 would complete an oversized one successfully without
-// sending it, as stock rxe does; sroce reports it instead, so the sender
-// learns why nothing arrived.
-void SendQueue::UdRefuse() {
+// A UD or UC WQE the requester reaches that cannot go fails with its
+// local error, unsent, as a WQE refused at post time does:
+//  - ud-op: on UD, an operation other than SEND;
+//  - ud-length: on UD, a message longer than the port's MTU.  The IBA's
+//    C10-93.1.1 would complete it successfully without sending it, as
+//    stock rxe does; sroce reports it instead, so the sender learns why
+//    nothing arrived;
+//  - uc-op: on UC, a READ or ATOMIC (UC has SEND and WRITE only).
+void SendQueue::Refuse() {
   sroce_sq_wqe& w = At(sent_);
   if (w.state != kWqePosted) return;
-  if (w.op != SROCE_WR_SEND && w.op != SROCE_WR_SEND_IMM) {
+  bool send = w.op == SROCE_WR_SEND || w.op == SROCE_WR_SEND_IMM;
+  if (Uc()) {
+    if (IsReadAtomic(w.op)) {
+      w.state = kWqeFailed;
+      w.status = SROCE_WC_LOC_QP_OP_ERR;
+      w.rule = SROCE_SQR_UC_OP;
+    }
+  } else if (!send) {
     w.state = kWqeFailed;
     w.status = SROCE_WC_LOC_QP_OP_ERR;
     w.rule = SROCE_SQR_UD_OP;
@@ -164,7 +173,7 @@ uint8_t SendQueue::Gate(const Cursor& c) const {
   if (sroce_psn_diff(c.psn, next_psn_) < 0)  // a retransmission
     return probing_ ? FlowGate(c) : static_cast<uint8_t>(SROCE_BLK_NONE);
   if (c.pos == sent_ && draining_) return SROCE_BLK_DRAINING;  // the WQE would start
-  if (Ud()) return SROCE_BLK_NONE;  // no acknowledgement to wait for
+  if (Unreliable()) return SROCE_BLK_NONE;  // no acknowledgement to wait for
   if (c.pos == sent_) {
     if (IsReadAtomic(w.op) && rd_outstanding_ >= params_.max_rd_atomic) return SROCE_BLK_ORD;
     if ((w.flags & SROCE_WF_FENCE) && rd_outstanding_) return SROCE_BLK_FENCE;
@@ -242,6 +251,8 @@ void SendQueue::Build(const Cursor& c, sroce_req_pkt* pkt) const {
   bool last = left <= pmtu_;
   pkt->length = last ? left : pmtu_;
   pkt->opcode = first ? (last ? ops.only : ops.first) : (last ? ops.last : ops.middle);
+  // uc-send: UC's opcodes are RC's with the UC transport bits (Table 35).
+  if (Uc()) pkt->opcode |= SROCE_OP_TRANSPORT_UC << SROCE_OP_TRANSPORT_SHIFT;
   pkt->pad_count = static_cast<uint8_t>((4 - (pkt->length & 3)) & 3);
   if (first && (w.op == SROCE_WR_WRITE || w.op == SROCE_WR_WRITE_IMM)) {
     pkt->va = w.remote_va;
@@ -294,7 +305,7 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
 // anew.
 // Called for the last WQE posted only.
 bool SendQueue::HoldTail(uint8_t hints) const {
-  if (!params_.hold_tail || !params_.timeout) return false;
+  if (!params_.hold_tail || !params_.timeout || Unreliable()) return false;
   if ((hints & SROCE_REQ_HINT_TIMER_AGED) || sroce_psn_diff(cur_.psn, next_psn_) < 0) return false;
   const sroce_sq_wqe& w = At(cur_.pos);
   if (IsReadAtomic(w.op) || w.length - cur_.off > pmtu_) return false;
@@ -332,8 +343,8 @@ uint8_t SendQueue::AckReqRule(uint8_t hints) const {
 
 SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_valid_ = false;
-  if (Ud() && !error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ && !draining_)
-    UdRefuse();
+  if (Unreliable() && !error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ && !draining_)
+    Refuse();
   if (!error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ &&
       At(sent_).state == kWqeFailed) {
     uint8_t rule = At(sent_).rule ? At(sent_).rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR);
@@ -376,6 +387,14 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
     stats_.packets++;
     Complete(pkt->wqe, SROCE_WC_SUCCESS, SROCE_SQR_UD_SEND);
     r.rule = SROCE_SQR_UD_SEND;
+    return r;
+  }
+  if (Uc()) {
+    // uc-send: no AckReq and no timer; a message is complete once its
+    // last packet went (the cursor moved past its WQE).
+    stats_.packets++;
+    if (cur_.pos != pkt->wqe) Complete(pkt->wqe, SROCE_WC_SUCCESS, SROCE_SQR_UC_SEND);
+    r.rule = SROCE_SQR_UC_SEND;
     return r;
   }
   const sroce_sq_wqe& w = At(pkt->wqe);

@@ -135,7 +135,10 @@ class SendQueue {
   bool HoldTail(uint8_t hints) const;
   void ReachFailed();
   bool Ud() const { return params_.transport == SROCE_TRANSPORT_UD; }
-  void UdRefuse();
+  bool Uc() const { return params_.transport == SROCE_TRANSPORT_UC; }
+  // UD and UC: nothing is acknowledged, retried or flow-controlled.
+  bool Unreliable() const { return Ud() || Uc(); }
+  void Refuse();
 
   // completer.cc
   SqRet Drop(uint8_t reason, uint8_t rule);

@@ -38,6 +38,14 @@
  * until killed).  Each prints
  * "INTEGRITY <mode> PASS|FAIL <reason>" between the setup and teardown
  * lines; see the "Error-path modes" section below.
+ *
+ * -m uc connects a UC QP pair instead (meant for a lossy link: netem loss,
+ * duplication, reordering) and runs two phases of UC_N multi-packet
+ * messages, SEND[_WITH_IMM] and RDMA_WRITE_WITH_IMM into one server slot
+ * each.  Lost messages are expected (UC never retransmits); every message
+ * that completes must be whole, in place and in order, and nothing else
+ * may be written.  It prints "INTEGRITY uc_send|uc_write PASS|FAIL ...
+ * received R/N"; see the "UC mode" section below.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -90,6 +98,8 @@ enum mode {
 	M_READ_NO_LWRITE, M_ATOMIC_SHORT, M_ATOMIC_UNALIGNED, M_SQ_NUM_SGE,
 	M_SQ_OPCODE, M_SQ_LENGTH, M_SQ_LKEY, M_SQ_INLINE, M_SQ_PROD,
 	M_DESTROY_ARMED, M_ARMED,
+	/* A UC QP pair on a lossy link (not an error path). */
+	M_UC,
 	M_COUNT
 };
 
@@ -122,6 +132,7 @@ static const char *const mode_names[M_COUNT] = {
 	[M_SQ_PROD]	= "sq_prod",
 	[M_DESTROY_ARMED] = "destroy_armed",
 	[M_ARMED]	= "armed",
+	[M_UC]		= "uc",
 };
 
 /* ------------------------------------------------------------------ */
@@ -132,7 +143,8 @@ enum side { CLI = 1, SRV = 2 };
 
 enum subtest_id {
 	ST_SETUP, ST_SEND, ST_SEND_IMM, ST_WRITE, ST_WRITE_IMM, ST_READ,
-	ST_CAS, ST_FADD, ST_ATOMIC_FINAL, ST_MODE, ST_TEARDOWN, ST_COUNT
+	ST_CAS, ST_FADD, ST_ATOMIC_FINAL, ST_MODE, ST_UC_SEND, ST_UC_WRITE,
+	ST_TEARDOWN, ST_COUNT
 };
 
 struct subtest {
@@ -155,10 +167,16 @@ static struct subtest subtests[ST_COUNT] = {
 	[ST_ATOMIC_FINAL]	= { "atomic_final",	SRV,       false, 0, "" },
 	/* The scenario of an error-path mode (-m); named after the mode. */
 	[ST_MODE]		= { "mode",		0,         false, 0, "" },
+	/* -m uc only. */
+	[ST_UC_SEND]		= { "uc_send",		0,         false, 0, "" },
+	[ST_UC_WRITE]		= { "uc_write",		0,         false, 0, "" },
 	[ST_TEARDOWN]		= { "teardown",		CLI | SRV, false, 0, "" },
 };
 
 static unsigned my_side;
+
+/* Appended to a sub-test's INTEGRITY line if set (e.g. "received 290/300"). */
+static char st_note[ST_COUNT][96];
 
 static void fail(int st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -185,17 +203,19 @@ static void fail(int st, const char *fmt, ...)
 static void report(int st)
 {
 	struct subtest *t = &subtests[st];
+	const char *note = st_note[st];
 
 	if (t->reported || !(t->sides & my_side))
 		return;
 	t->reported = true;
 	if (t->nfail == 0)
-		printf("INTEGRITY %s PASS\n", t->name);
+		printf("INTEGRITY %s PASS%s%s\n", t->name, *note ? " " : "", note);
 	else if (t->nfail == 1)
-		printf("INTEGRITY %s FAIL %s\n", t->name, t->reason);
+		printf("INTEGRITY %s FAIL %s%s%s\n", t->name, t->reason,
+		       *note ? "; " : "", note);
 	else
-		printf("INTEGRITY %s FAIL %s (+%u more)\n", t->name, t->reason,
-		       t->nfail - 1);
+		printf("INTEGRITY %s FAIL %s (+%u more)%s%s\n", t->name, t->reason,
+		       t->nfail - 1, *note ? "; " : "", note);
 }
 
 /* Fail and report every sub-test of this side not reported yet. */
@@ -3355,6 +3375,8 @@ static int run_mode(struct ctx *c)
 		return idle_wait(c);
 	if (c->mode == M_ARMED)
 		return armed_run(c);
+	if (c->mode == M_UC)
+		return uc_run(c);
 	/* Client: the source bytes of SEND / WRITE (the read's destination
 	 * and everything else stay guard). */
 	if (!c->broken && !c->server) {
@@ -3490,10 +3512,10 @@ static int open_device(struct ctx *c)
 		return -1;
 	}
 	if (c->dattr.max_sge < MAX_SEG || c->dattr.max_sge_rd < MAX_SEG ||
-	    c->dattr.max_qp_wr < QUEUE_DEPTH || c->dattr.max_cqe < CQ_DEPTH) {
+	    c->dattr.max_qp_wr < recv_depth(c) || c->dattr.max_cqe < cq_depth(c)) {
 		fail(ST_SETUP, "device limits too small: max_sge %d max_sge_rd %d max_qp_wr %d max_cqe %d (need %d/%d/%d/%d)",
 		     c->dattr.max_sge, c->dattr.max_sge_rd, c->dattr.max_qp_wr,
-		     c->dattr.max_cqe, MAX_SEG, MAX_SEG, QUEUE_DEPTH, CQ_DEPTH);
+		     c->dattr.max_cqe, MAX_SEG, MAX_SEG, recv_depth(c), cq_depth(c));
 		return -1;
 	}
 	c->rd_atomic = RD_ATOMIC;
@@ -3516,6 +3538,7 @@ static int create_resources(struct ctx *c)
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC :
 		IBV_ACCESS_LOCAL_WRITE;	/* read / atomic results land here */
+	enum ibv_qp_type qpt = c->mode == M_UC ? IBV_QPT_UC : IBV_QPT_RC;
 	struct ibv_qp_init_attr ia;
 	struct ibv_qp_attr a;
 	int r;
@@ -3525,7 +3548,7 @@ static int create_resources(struct ctx *c)
 		fail(ST_SETUP, "ibv_alloc_pd: %s", strerror(errno));
 		return -1;
 	}
-	c->buf_len = BUF_SIZE;
+	c->buf_len = c->mode == M_UC ? UC_BUF_SIZE : BUF_SIZE;
 	c->buf = aligned_alloc(4096, c->buf_len);
 	if (!c->buf) {
 		fail(ST_SETUP, "cannot allocate %zu bytes", c->buf_len);
@@ -3538,26 +3561,27 @@ static int create_resources(struct ctx *c)
 		     c->buf_len, (unsigned)mr_access, strerror(errno));
 		return -1;
 	}
-	c->scq = ibv_create_cq(c->dev, CQ_DEPTH, NULL, NULL, 0);
-	c->rcq = c->scq ? ibv_create_cq(c->dev, CQ_DEPTH, NULL, NULL, 0) : NULL;
+	c->scq = ibv_create_cq(c->dev, cq_depth(c), NULL, NULL, 0);
+	c->rcq = c->scq ? ibv_create_cq(c->dev, cq_depth(c), NULL, NULL, 0) : NULL;
 	if (!c->rcq) {
-		fail(ST_SETUP, "ibv_create_cq (%d entries): %s", CQ_DEPTH,
+		fail(ST_SETUP, "ibv_create_cq (%d entries): %s", cq_depth(c),
 		     strerror(errno));
 		return -1;
 	}
 	memset(&ia, 0, sizeof(ia));
 	ia.send_cq = c->scq;
 	ia.recv_cq = c->rcq;
-	ia.qp_type = IBV_QPT_RC;
+	ia.qp_type = qpt;
 	ia.sq_sig_all = 0;
 	ia.cap.max_send_wr = QUEUE_DEPTH;
-	ia.cap.max_recv_wr = QUEUE_DEPTH;
+	ia.cap.max_recv_wr = (uint32_t)recv_depth(c);
 	ia.cap.max_send_sge = MAX_SEG;
 	ia.cap.max_recv_sge = MAX_SEG;
 	c->qp = ibv_create_qp(c->pd, &ia);
 	if (!c->qp) {
-		fail(ST_SETUP, "ibv_create_qp (RC, %d WRs, %d SGEs): %s",
-		     QUEUE_DEPTH, MAX_SEG, strerror(errno));
+		fail(ST_SETUP, "ibv_create_qp (%s, %d/%d WRs, %d SGEs): %s",
+		     qpt == IBV_QPT_UC ? "UC" : "RC", QUEUE_DEPTH,
+		     recv_depth(c), MAX_SEG, strerror(errno));
 		return -1;
 	}
 
@@ -3565,9 +3589,12 @@ static int create_resources(struct ctx *c)
 	a.qp_state = IBV_QPS_INIT;
 	a.pkey_index = 0;
 	a.port_num = c->ib_port;
-	a.qp_access_flags = c->server ?
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0;
+	if (qpt == IBV_QPT_UC)	/* UC has no remote read or atomics */
+		a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	else
+		a.qp_access_flags = c->server ?
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0;
 	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (r) {
@@ -3649,12 +3676,18 @@ static int exchange_info(struct ctx *c)
 
 /*
  * Connect @qp (INIT) to the peer's QP @dqpn: RTR with @rq_psn, RTS with
- * @sq_psn, and the timers of this mode (conn_params()).
+ * @sq_psn, and (RC) the timers of this mode (conn_params()).  A UC QP
+ * takes neither timers nor RDMA READ / atomic resources: ib_core refuses
+ * those attributes for UC, so its masks are the required ones only.
  */
 static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
 		      uint32_t rq_psn, uint32_t sq_psn)
 {
 	struct conn_params p = conn_params(c);
+	bool rc = qp->qp_type == IBV_QPT_RC;
+	int rtr_mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	int rts_mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 	struct ibv_qp_attr a;
 	int r;
 
@@ -3663,8 +3696,11 @@ static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
 	a.path_mtu = c->path_mtu;
 	a.dest_qp_num = dqpn;
 	a.rq_psn = rq_psn;
-	a.max_dest_rd_atomic = c->rd_atomic_dest;
-	a.min_rnr_timer = p.min_rnr_timer;
+	if (rc) {
+		a.max_dest_rd_atomic = c->rd_atomic_dest;
+		a.min_rnr_timer = p.min_rnr_timer;
+		rtr_mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.dgid = c->peer.gid;
 	a.ah_attr.grh.sgid_index = (uint8_t)c->gid_idx;
@@ -3675,9 +3711,7 @@ static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
 	a.ah_attr.sl = 0;
 	a.ah_attr.src_path_bits = 0;
 	a.ah_attr.port_num = c->ib_port;
-	r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	r = ibv_modify_qp(qp, &a, rtr_mask);
 	if (r) {
 		fail(ST_SETUP, "ibv_modify_qp to RTR: %s", strerror(r));
 		return -1;
@@ -3685,14 +3719,16 @@ static int qp_connect(struct ctx *c, struct ibv_qp *qp, uint32_t dqpn,
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = p.timeout;
-	a.retry_cnt = p.retry_cnt;
-	a.rnr_retry = p.rnr_retry;
 	a.sq_psn = sq_psn;
-	a.max_rd_atomic = c->rd_atomic;
-	r = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC);
+	if (rc) {
+		a.timeout = p.timeout;
+		a.retry_cnt = p.retry_cnt;
+		a.rnr_retry = p.rnr_retry;
+		a.max_rd_atomic = c->rd_atomic;
+		rts_mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			    IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	r = ibv_modify_qp(qp, &a, rts_mask);
 	if (r) {
 		fail(ST_SETUP, "ibv_modify_qp to RTS: %s", strerror(r));
 		return -1;
@@ -3781,6 +3817,11 @@ static void usage(FILE *f, const char *prog)
 		"                            a posted receive WQE in the mapped ring\n"
 		"                mr_access   READ and WRITE to a server MR without remote write\n"
 		"                idle        connect, then wait until the peer goes away\n"
+		"                uc          a UC QP pair (for a lossy link): %d multi-packet\n"
+		"                            SEND[_WITH_IMM]s, then %d RDMA_WRITE_WITH_IMMs\n"
+		"                            into one server slot each; lost messages are\n"
+		"                            fine, every completed one must be intact and\n"
+		"                            in order, at least half must arrive\n"
 		"              the client's requester under test (see the source):\n"
 		"                retry_exc rnr_timer rnr_exc bad_lkey read_mr_range\n"
 		"                read_no_lwrite atomic_short atomic_unaligned sq_num_sge\n"
@@ -3790,7 +3831,7 @@ static void usage(FILE *f, const char *prog)
 		"\n"
 		"Prints 'INTEGRITY <name> PASS|FAIL <reason>' per sub-test, then\n"
 		"'INTEGRITY RESULT PASS|FAIL'; exit status 0 only if all passed.\n",
-		prog, DEFAULT_TCP_PORT);
+		prog, DEFAULT_TCP_PORT, UC_N, UC_N);
 }
 
 static bool parse_num(const char *s, long min, long max, long *out)
@@ -3908,7 +3949,13 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	my_side = c->server ? SRV : CLI;
-	if (c->mode != M_INTEGRITY) {
+	if (c->mode == M_UC) {
+		/* Setup, the two UC phases and teardown are reported. */
+		for (int st = ST_SEND; st <= ST_ATOMIC_FINAL; st++)
+			subtests[st].sides = 0;
+		subtests[ST_UC_SEND].sides = CLI | SRV;
+		subtests[ST_UC_WRITE].sides = CLI | SRV;
+	} else if (c->mode != M_INTEGRITY) {
 		/* Only setup, the scenario and teardown are reported. */
 		for (int st = ST_SEND; st <= ST_ATOMIC_FINAL; st++)
 			subtests[st].sides = 0;
@@ -3928,6 +3975,7 @@ int main(int argc, char **argv)
 	if (exchange_info(c))
 		goto aborted;
 	if (!c->broken && ((c->mode == M_INTEGRITY && check_plan(c)) ||
+			   (c->mode == M_UC && uc_check_layout(c)) ||
 			   connect_qp(c)))
 		c->broken = true;
 	r = phase_sync(c, "CONNECTED");

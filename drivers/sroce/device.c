@@ -84,6 +84,9 @@ static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)
 	a->atomic_cap = IB_ATOMIC_HCA;
 	a->max_srq = 0x3ff;
 	a->max_ah = SROCE_MAX_AH;
+	a->max_mcast_grp = SROCE_MAX_MCAST_GRP;
+	a->max_mcast_qp_attach = SROCE_MAX_MCAST_QP_ATTACH;
+	a->max_total_mcast_qp_attach = SROCE_MAX_MCAST_GRP * SROCE_MAX_MCAST_QP_ATTACH;
 	a->max_srq_wr = 0x4000;
 	a->max_srq_sge = 27;
 	a->max_pkeys = 64;
@@ -171,6 +174,7 @@ static void sroce_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&sdev->mr_xa);
 	WARN_ON(!xa_empty(&sdev->ah_xa));
 	xa_destroy(&sdev->ah_xa);
+	sroce_mcast_cleanup(sdev);
 	mutex_lock(&sroce_devs_lock);
 	if (!list_empty(&sdev->list)) {
 		list_del_init(&sdev->list);
@@ -216,6 +220,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.alloc_hw_port_stats = sroce_alloc_hw_port_stats,
 	.alloc_pd = sroce_alloc_pd,
 	.alloc_ucontext = sroce_alloc_ucontext,
+	.attach_mcast = sroce_attach_mcast,
 	.create_ah = sroce_create_ah,
 	.create_cq = sroce_create_cq,
 	.create_qp = sroce_create_qp,
@@ -229,6 +234,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.destroy_cq = sroce_destroy_cq,
 	.destroy_qp = sroce_destroy_qp,
 	.destroy_srq = sroce_destroy_srq,
+	.detach_mcast = sroce_detach_mcast,
 	.get_hw_stats = sroce_get_hw_stats,
 	.get_link_layer = sroce_get_link_layer,
 	.get_port_immutable = sroce_get_port_immutable,
@@ -310,6 +316,7 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->atomic_lock);
+	sroce_mcast_init(sdev);
 	sroce_init_attr(sdev, ndev);
 	sroce_set_mtu(sdev, ndev->mtu);
 	sdev->ibdev.node_type = RDMA_NODE_IB_CA;

@@ -10,6 +10,7 @@
 #include <linux/debugfs.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
+#include <net/ip.h>
 #include <net/udp_tunnel.h>
 
 #include <sroce/ib_wire.h>
@@ -52,12 +53,27 @@ static struct socket *sroce_udp_tunnel(bool ipv6)
 		.local_udp_port = htons(SROCE_ROCE_V2_PORT),
 	};
 	struct socket *sock;
+	int one = 1;
 	int err;
 
 	err = udp_sock_create(&init_net, &cfg, &sock);
 	if (err)
 		return ERR_PTR(err);
 	setup_udp_tunnel_sock(&init_net, sock, &tnl);
+	/*
+	 * setup_udp_tunnel_sock() turns IPv4 multicast loopback off; a UD
+	 * datagram to a group has members on this host too (another QP of
+	 * this device), which get their copy through ip_mc_output()'s
+	 * loopback, as over stock rxe's own sockets.  IPv6's stays on.
+	 */
+	if (!ipv6) {
+		err = ip_setsockopt(sock->sk, SOL_IP, IP_MULTICAST_LOOP, KERNEL_SOCKPTR(&one),
+				    sizeof(one));
+		if (err) {
+			udp_tunnel_sock_release(sock);
+			return ERR_PTR(err);
+		}
+	}
 	return sock;
 }
 

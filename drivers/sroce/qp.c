@@ -254,6 +254,7 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct sroce_qp *qp = to_sqp(ibqp);
 	unsigned long flags;
 
+	sroce_mcast_qp_gone(qp);
 	xa_erase(&qp->sdev->qp_xa, ibqp->qp_num);
 	/* A lookup that found the QP has now taken its reference or failed. */
 	synchronize_rcu();

@@ -172,6 +172,74 @@ static bool sroce_deliver(struct sroce_qp *qp, struct sk_buff *skb, enum sroce_d
 	return queued;
 }
 
+/* The group a datagram goes to: its IP destination, if multicast, as an MGID. */
+static bool sroce_mgid_of(struct sk_buff *skb, union ib_gid *mgid)
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		__be32 daddr = ip_hdr(skb)->daddr;
+
+		if (!ipv4_is_multicast(daddr))
+			return false;
+		ipv6_addr_set_v4mapped(daddr, (struct in6_addr *)mgid);
+		return true;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6) && ipv6_addr_is_multicast(&ipv6_hdr(skb)->daddr)) {
+		memcpy(mgid, &ipv6_hdr(skb)->daddr, sizeof(*mgid));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * DestQP 0xFFFFFF: a UD datagram to the multicast group of its IP
+ * destination, for every QP attached to the group: a clone to each but
+ * the last, each then checked and queued as a datagram to that QP.
+ * Consumes @skb.
+ */
+static void sroce_rcv_mcast(struct sroce_dev *sdev, struct sk_buff *skb,
+			    const struct sroce_opinfo *info, unsigned int pad)
+{
+	struct sroce_qp *qps[SROCE_MAX_MCAST_QP_ATTACH];
+	u8 opcode = skb->data[offsetof(struct sroce_bth, opcode)];
+	enum sroce_drop why;
+	union ib_gid mgid;
+	u32 n, i;
+
+	if (opcode >> SROCE_OP_TRANSPORT_SHIFT != SROCE_OP_TRANSPORT_UD) {
+		why = SROCE_RX_DROP_QP_TYPE;
+		goto drop;
+	}
+	if (!sroce_mgid_of(skb, &mgid)) {
+		why = SROCE_RX_DROP_BAD_DGID;
+		goto drop;
+	}
+	n = sroce_mcast_members(sdev, &mgid, qps);
+	if (!n) {
+		why = SROCE_RX_DROP_NO_QP;	/* no QP attached to the group */
+		goto drop;
+	}
+	for (i = 0; i < n; i++) {
+		struct sk_buff *one = i + 1 < n ? skb_clone(skb, GFP_ATOMIC) : skb;
+
+		why = SROCE_RX_DROP_NO_MEMORY;
+		if (one && sroce_transport_match(qps[i], opcode)) {
+			sroce_parse(one, info, pad);
+			sroce_pkt(one)->qp = qps[i];
+			if (sroce_deliver(qps[i], one, &why))
+				continue;
+		} else if (one) {
+			why = SROCE_RX_DROP_QP_TYPE;
+		}
+		sroce_qp_put(qps[i]);
+		sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
+		kfree_skb(one);
+	}
+	return;
+drop:
+	sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
+	kfree_skb(skb);
+}
+
 /**
  * sroce_rcv() - receive one RoCEv2 datagram.
  * @sdev: the device of the receiving netdev; the caller holds a reference
@@ -192,6 +260,7 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 	unsigned int paylen;
 	unsigned int pad;
 	__le32 icrc_buf;
+	u32 qpn;
 	const __le32 *icrcp;
 	const u8 *bth;
 	u16 pkey;
@@ -244,8 +313,12 @@ void sroce_rcv(struct sroce_dev *sdev, struct sk_buff *skb)
 		goto drop;
 	}
 
-	qp = sroce_qp_get(sdev, get_unaligned_be32(bth + offsetof(struct sroce_bth, qpn)) &
-				SROCE_BTH_QPN_MASK);
+	qpn = get_unaligned_be32(bth + offsetof(struct sroce_bth, qpn)) & SROCE_BTH_QPN_MASK;
+	if (qpn == SROCE_MCAST_QPN) {
+		sroce_rcv_mcast(sdev, skb, info, pad);
+		return;
+	}
+	qp = sroce_qp_get(sdev, qpn);
 	if (!qp) {
 		why = SROCE_RX_DROP_NO_QP;
 		goto drop;

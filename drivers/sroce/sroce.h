@@ -75,6 +75,7 @@ enum sroce_drop {
 	SROCE_RX_DROP_NO_WQE,		/* UD, UC: no receive WQE posted (ud.c, uc.c) */
 	SROCE_RX_DROP_UC_SEQUENCE,	/* UC: PSN gap or out of sequence: a message lost */
 	SROCE_RX_DROP_UC_REFUSED,	/* UC: a message refused: length, access, rkey, buffer */
+	SROCE_RX_DROP_NO_MEMORY,	/* multicast: no memory for a member's copy */
 	SROCE_RX_DROP_COUNT,
 };
 
@@ -132,7 +133,16 @@ struct sroce_dev {
 	 * PDs, CQs and QPs are refused.
 	 */
 	bool kverbs;
+	/* Multicast groups (mcast.c): the list is RCU, mcg_lock its writers' mutex. */
+	struct mutex mcg_lock;
+	struct list_head mcg_list;
+	u32 nmcg;
 };
+
+/* Multicast limits, as stock rxe's (query_device reports them). */
+#define SROCE_MAX_MCAST_GRP 8192
+#define SROCE_MAX_MCAST_QP_ATTACH 56
+#define SROCE_MCAST_QPN 0xffffff	/* BTH DestQP of a multicast datagram */
 
 struct sroce_ucontext {
 	struct ib_ucontext ibuc;
@@ -664,6 +674,15 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
 void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
 			 u32 byte_len, const struct sroce_pkt *pkt);
 int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
+
+/* mcast.c */
+void sroce_mcast_init(struct sroce_dev *sdev);
+void sroce_mcast_cleanup(struct sroce_dev *sdev);
+int sroce_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
+int sroce_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid);
+void sroce_mcast_qp_gone(struct sroce_qp *qp);
+u32 sroce_mcast_members(struct sroce_dev *sdev, const union ib_gid *mgid,
+			struct sroce_qp **qps);
 
 /* uc.c */
 bool sroce_uc_resp_run(struct sroce_qp *qp);

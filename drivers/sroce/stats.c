@@ -47,6 +47,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[RX_DROP(NO_WQE)].name = "rx_drop_no_wqe",
 	[RX_DROP(UC_SEQUENCE)].name = "rx_drop_uc_sequence",
 	[RX_DROP(UC_REFUSED)].name = "rx_drop_uc_refused",
+	[RX_DROP(NO_MEMORY)] = { .name = "rx_drop_no_memory", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
 	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
 	[SROCE_CNT_RX_BATCHES].name = "rx_batches",
@@ -143,7 +144,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 /* Every counter has a name: a new enum value without one fails here. */
 static_assert(CORE(drops[SROCE_DROP_REASON_COUNT - 1]) == SROCE_CNT_CORE_LAST);
 static_assert(SQ_CORE(blocked[SROCE_BLK_REASON_COUNT - 1]) == SROCE_CNT_SQ_CORE_LAST);
-static_assert(RX_DROP(UC_REFUSED) == SROCE_CNT_RX_DROP_LAST);
+static_assert(RX_DROP(NO_MEMORY) == SROCE_CNT_RX_DROP_LAST);
 
 /*
  * The order ib_core sees them in: ib_core wants the optional counters

@@ -35,6 +35,8 @@
 #include <linux/string.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <net/if_inet6.h>
+#include <net/ip.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_cache.h>
@@ -1713,23 +1715,36 @@ out:
 #define KV_ARG_PRIV	BIT(30)	/* the WR's Q_Key has the high bit set */
 
 /* An address handle to the run's own GID; @flags for rdma_create_ah(). */
-static struct ib_ah *kv_create_ah(struct kv_run *r, u32 flags)
+/* An AH to @dgid (NULL: the run's own GID); a multicast one gets its group's MAC. */
+static struct ib_ah *kv_create_ah_to(struct kv_run *r, const union ib_gid *dgid, u32 flags)
 {
-	union ib_gid dgid = r->gid->gid;
+	union ib_gid to = dgid ? *dgid : r->gid->gid;
+	const struct in6_addr *a6 = (const struct in6_addr *)to.raw;
 	struct rdma_ah_attr aa = {};
 	struct ib_ah *ah;
 
 	aa.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&aa, KV_PORT);
-	rdma_ah_set_grh(&aa, &dgid, 0, r->gid->index, 64, 0);
-	if (!kv_own_dmac(r, aa.roce.dmac))
-		return NULL;
+	rdma_ah_set_grh(&aa, &to, 0, r->gid->index, 64, 0);
+	if (!dgid) {
+		if (!kv_own_dmac(r, aa.roce.dmac))
+			return NULL;
+	} else if (ipv6_addr_v4mapped(a6)) {
+		ip_eth_mc_map(a6->s6_addr32[3], aa.roce.dmac);
+	} else {
+		ipv6_eth_mc_map(a6, aa.roce.dmac);
+	}
 	ah = rdma_create_ah(r->pd, &aa, flags);
 	if (IS_ERR(ah)) {
 		kv_fail(r, "rdma_create_ah: %ld", PTR_ERR(ah));
 		return NULL;
 	}
 	return ah;
+}
+
+static struct ib_ah *kv_create_ah(struct kv_run *r, u32 flags)
+{
+	return kv_create_ah_to(r, NULL, flags);
 }
 
 static struct ib_qp *kv_create_ud_qp(struct kv_run *r, int side)
@@ -1914,6 +1929,99 @@ static bool kv_t_ud_too_long(struct kv_run *r, unsigned long arg)
 	return kv_wc(r, sc, "oversized datagram", IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]);
 }
 
+/*
+ * Multicast: QP 1 attached to a group (239.200.0.1, or ff0e::42 on an
+ * IPv6 GID) receives what QP 0 sends to it (DestQP 0xFFFFFF, back
+ * through the IP stack's multicast loopback); once detached, QP 1 gets nothing more (its receive stays posted
+ * for the next datagram to it) and a second detach fails.  Stock rxe
+ * joins no IP group on attach (rdma_cm does that for its users), so on
+ * it only the verbs are checked.
+ */
+static bool kv_t_ud_mcast(struct kv_run *r, unsigned long arg)
+{
+	const struct kv_seg s = { 3, 200 }, d = { 0, KV_BUF_SIZE }, at = { 40, s.len };
+	const struct ib_wc *wc = &r->comp[KV_RECV].wc;
+	union ib_gid mgid = {};
+	struct ib_ud_wr uwr;
+	struct ib_sge sge;
+	struct ib_ah *ah;
+	bool ok = false;
+	int ret;
+	u8 seed;
+
+	if (ipv6_addr_v4mapped((const struct in6_addr *)r->gid->gid.raw)) {
+		ipv6_addr_set_v4mapped(htonl(0xefc80001), (struct in6_addr *)mgid.raw);
+	} else {
+		mgid.raw[0] = 0xff;
+		mgid.raw[1] = 0x0e;
+		mgid.raw[15] = 0x42;
+	}
+	/*
+	 * Attached once: ib_core counts each successful attach on the QP
+	 * (qp->usecnt) and each detach off it, so a second attach of the same
+	 * QP, which rxe and sroce take as a no-op, would leave the QP
+	 * impossible to destroy after one detach.
+	 */
+	ret = ib_attach_mcast(r->qp[1], &mgid, 0);
+	if (ret)
+		return kv_fail(r, "ib_attach_mcast: %d", ret);
+	ah = kv_create_ah_to(r, &mgid, RDMA_CREATE_AH_SLEEPABLE);
+	if (!ah)
+		goto detach;
+	if (!r->d->rxe) {
+		seed = kv_prepare(r, &r->src[0], &r->dst[1]);
+		kv_ud_wr(r, &uwr, &sge, ah, &s, false, KV_QKEY);
+		uwr.remote_qpn = 0xffffff;
+		if (!kv_xfer(r, &uwr.wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
+		    !kv_check_len(r, 40 + s.len))
+			goto out;
+		if (wc->src_qp != r->qp[0]->qp_num) {
+			kv_fail(r, "src_qp %#x, expected %#x", wc->src_qp, r->qp[0]->qp_num);
+			goto out;
+		}
+		kv_to_cpu(r, &r->dst[1]);
+		kv_expect(r, seed, &s, 1, &at, 1);
+		memcpy(r->expect, r->dst[1].va, 40);	/* the GRH */
+		if (!kv_verify(r, &r->dst[1], "multicast receive buffer"))
+			goto out;
+	}
+	ret = ib_detach_mcast(r->qp[1], &mgid, 0);
+	if (ret) {
+		kv_fail(r, "ib_detach_mcast: %d", ret);
+		goto out;
+	}
+	if (!r->d->rxe) {
+		kv_prepare(r, &r->src[0], &r->dst[1]);
+		kv_ud_wr(r, &uwr, &sge, ah, &s, false, KV_QKEY);
+		uwr.remote_qpn = 0xffffff;
+		if (!kv_xfer_post(r, &uwr.wr, true, &d, 1) ||
+		    !kv_wc(r, &r->comp[KV_SEND], "send to the group", IB_WC_SUCCESS, IB_WC_SEND,
+			   r->qp[0]))
+			goto gone;
+		kv_settle(r);
+		if (atomic_read(&r->comp[KV_RECV].count)) {
+			kv_fail(r, "a datagram to the group was received after the detach");
+			goto gone;
+		}
+		kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY);
+		if (!kv_xfer(r, &uwr.wr, IB_WC_SEND, false, NULL, 0, 0) ||
+		    !kv_wc(r, &r->comp[KV_RECV], "the receive left posted", IB_WC_SUCCESS,
+			   IB_WC_RECV, r->qp[1]))
+			goto gone;
+	}
+	ret = ib_detach_mcast(r->qp[1], &mgid, 0);
+	ok = ret == -EINVAL || kv_fail(r, "detaching again: %d, expected -EINVAL", ret);
+	goto gone;
+out:
+	ib_detach_mcast(r->qp[1], &mgid, 0);
+gone:
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	return ok;
+detach:
+	ib_detach_mcast(r->qp[1], &mgid, 0);
+	return false;
+}
+
 /* ib_cm creates and destroys AHs with a spinlock held: neither may sleep. */
 static bool kv_t_ah_atomic(struct kv_run *r, unsigned long arg)
 {
@@ -1962,6 +2070,7 @@ static void kv_ud_run(struct kv_run *r)
 	kv_check(r, "ud_bad_qkey", kv_t_ud_bad_qkey, 0);
 	kv_check(r, "ud_too_long", kv_t_ud_too_long, 0);
 	kv_check(r, "ah_atomic", kv_t_ah_atomic, 0);
+	kv_check(r, "ud_mcast", kv_t_ud_mcast, 0);
 
 	/* Drain: the posted receive is flushed, the send queue's marker too. */
 	rc = kv_arm(r, KV_ERECV);

@@ -220,6 +220,11 @@ mkcmd() {
 		    CCMD="$CMD -s" ;;
 	    rdma_server) CMD="rdma_server -p $port"
 			 CCMD="rdma_client -p $port -s" ;;
+	    # UD multicast: the server receives ITERS datagrams sent to
+	    # the group, the client joins and sends them (it ignores the
+	    # address run_client appends).  Each binds its own address.
+	    mckey) CMD="mckey -m 239.1.2.$((id % 250 + 1)) -b $MY_IP -C $iters"
+		   CCMD="$CMD -s" ;;
 	    esac ;;
 	pp) CMD="$tool -d $DEV -g $gid -s $size -n $iters -p $port -c$opts" ;;
 	pt) sz=
@@ -243,6 +248,8 @@ client_addr() {
 # server is not listening yet; sets crc.
 run_client() {
 	n=0
+	# mckey: nothing tells the sender that the receiver has joined.
+	[ "$tool" != mckey ] || sleep 3
 	while :; do
 		# shellcheck disable=SC2086
 		timeout "$3" $CCMD "$4" </dev/null >"/tmp/c.$1" 2>&1

@@ -16,7 +16,7 @@
 #            in one VM
 # All pairings run in one boot: one VM pair (the VMs switch providers
 # between pairings, loopback pairings last, in VM A), or a single VM when
-# only loopback pairings are asked for.  Per pairing, on a clean link (40
+# only loopback pairings are asked for.  Per pairing, on a clean link (45
 # checks):
 #   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
 #   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
@@ -25,15 +25,19 @@
 #   sroce_integrity (every byte verified), and again with a PSN wrap;
 #   UD: ibv_ud_pingpong -c at 1024 B (the port MTU) over IPv4 and 512 B
 #   over IPv6, ib_send_bw -c UD at 1024 B, ib_send_lat -c UD at 64 B;
+#   UC: ibv_uc_pingpong -c at 4 KiB (and 1 KiB over IPv6), ib_write_bw
+#   and ib_send_bw -c UC;
 #   the connection manager: rping -V (IPv4 and IPv6), ucmatose, udaddy,
-#   rdma_server/rdma_client, ib_send_bw -R and ib_write_bw -R.
+#   mckey (UD multicast), rdma_server/rdma_client, ib_send_bw -R and
+#   ib_write_bw -R.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
-# 1%, reordering), each running sroce_integrity, and loss1 ib_write_bw
-# 64 KiB too.  Loopback traffic never reaches the NIC: loopback
+# 1%, reordering), each running sroce_integrity (RC, and UC with -m uc:
+# lost messages are allowed, damaged or misplaced ones are not), and
+# loss1 ib_write_bw 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 29 checks a pairing, 2 and 1 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 33 checks a pairing, 3 and 2 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
 # iterations.  --only REGEX keeps the checks whose label (e.g.
 # ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
@@ -201,6 +205,7 @@ cm_checks() {	# ROUND PAIRING
 	full add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
 	add "$1" "$2" cm ucmatose - 10 cm/ucmatose
 	add "$1" "$2" cm udaddy - 10 cm/udaddy
+	add "$1" "$2" cm mckey - 10 cm/mckey
 	add "$1" "$2" cm rdma_server - - cm/rdma_server
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
 	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R
@@ -220,6 +225,9 @@ for r in "${rounds[@]}"; do
 			# teardown, not of the link.  The integrity tool verifies
 			# every byte and every completion and ends over TCP.
 			add "$r" "$p" it sroce_integrity - - sroce_integrity/all
+			# UC through the loss: messages are lost, never
+			# delivered damaged, spliced or out of order (-m uc).
+			add "$r" "$p" it sroce_integrity - - sroce_integrity/uc -m uc
 			# One-way bulk traffic for the loss-episode counts (not
 			# where netem reorders: every reordered frame is a NAK and a
 			# go-back-N of the window, ~20 copies of each packet).

@@ -3,8 +3,8 @@
  * sroce_integrity - byte-exact data-integrity test for one RC QP pair
  * (or, with -m uc, a UC QP pair on a lossy link).
  *
- *   server:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE]
- *   client:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE] SERVER_IP
+ *   server:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE] [-R]
+ *   client:  sroce_integrity -d DEV -g GID_INDEX [-p TCP_PORT] [-m MODE] [-R] SERVER_IP
  *
  * The two sides exchange QPN, PSN, GID, MTU and the rkey/address of a
  * registered buffer over a plain TCP socket, connect an RC QP pair with a
@@ -47,11 +47,23 @@
  * that completes must be whole, in place and in order, and nothing else
  * may be written.  It prints "INTEGRITY uc_send|uc_write PASS|FAIL ...
  * received R/N"; see the "UC mode" section below.
+ *
+ * -R (--rdma-cm) connects the RC QP pair through rdma_cm (librdmacm, so
+ * the Makefile links -lrdmacm) instead of the INIT/RTR/RTS transitions
+ * above: the server listens on any address at RDMA port TCP_PORT + 1, the
+ * client resolves SERVER_IP (the address its TCP connection reached) and
+ * connects, and rdma_cm chooses the PSNs, the path MTU and the source GID.
+ * The QP is created with rdma_create_qp() on the connection's cm_id, with
+ * the PD, CQs and MR of this tool allocated on that cm_id's device context
+ * (which must be the -d device).  The TCP channel is used as without -R;
+ * see "Connecting through rdma_cm" below.  Only the integrity sequence
+ * runs this way: -R with -m or -P is a usage error.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <netdb.h>
@@ -70,6 +82,7 @@
 
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_cma.h>
 #include <rdma/rdma_user_rxe.h>
 
 #include "inject.h"
@@ -87,6 +100,9 @@
 #define TCP_IO_TIMEOUT_S	120
 #define ACCEPT_TIMEOUT_S	300
 #define CONNECT_RETRY_S		180	/* the server may still be checking its last mode (TCG debug kernel) */
+#define CM_RESOLVE_MS		5000	/* -R: rdma_resolve_addr / rdma_resolve_route */
+#define CM_CONNECT_MS		10000	/* -R: connection request, then ESTABLISHED */
+#define CM_DISCONNECT_MS	2000	/* -R: DISCONNECTED after rdma_disconnect */
 
 static unsigned poll_timeout_ms = 20000;
 
@@ -587,8 +603,9 @@ struct ctx {
 	int tcp_port;
 	bool psn_given;
 	uint32_t psn;
+	bool use_cm;			/* -R: connect through rdma_cm */
 
-	struct ibv_context *dev;
+	struct ibv_context *dev;	/* with -R: the cm_id's (librdmacm owns it) */
 	struct ibv_device_attr dattr;
 	struct ibv_port_attr pattr;
 	union ibv_gid gid;
@@ -599,6 +616,15 @@ struct ctx {
 	uint8_t *buf;
 	size_t buf_len;
 	uint8_t rd_atomic, rd_atomic_dest;
+	enum ibv_mtu hello_mtu;		/* the MTU this side offers in HELLO */
+
+	/* -R: the event channel (non-blocking), the server's listening id and
+	 * the connection's id (the client's own, the server's from the
+	 * connection request); what rdma_cm programmed into the QP. */
+	struct rdma_event_channel *cm_ch;
+	struct rdma_cm_id *cm_listen, *cm_id;
+	bool cm_connected;
+	uint32_t cm_dqpn, cm_rq_psn;
 
 	int sock;
 	struct peer_info peer;
@@ -715,9 +741,13 @@ static int msg_recv(struct ctx *c, const char *tag, uint64_t *v, unsigned nv,
 		return -1;
 	w.tag[sizeof(w.tag) - 1] = '\0';
 	if (strcmp(w.tag, tag)) {
+		/* Only a side with -R sends CM-CONNECT (before HELLO). */
+		bool cm = !strcmp(tag, "CM-CONNECT") || !strcmp(w.tag, "CM-CONNECT");
+
 		snprintf(abort_reason, sizeof(abort_reason),
-			 "protocol error: expected message %s, got '%s'",
-			 tag, w.tag);
+			 "protocol error: expected message %s, got '%s'%s",
+			 tag, w.tag,
+			 cm ? " (-R must be given on both sides or on neither)" : "");
 		return -1;
 	}
 	if (gid)
@@ -4052,11 +4082,14 @@ static int run_mode(struct ctx *c)
 /* Setup and teardown                                                  */
 /* ------------------------------------------------------------------ */
 
+static int query_device(struct ctx *c);
+
+/* Without -R: open the -d device, then query_device(). */
 static int open_device(struct ctx *c)
 {
 	struct ibv_device **list;
 	char names[256] = "";
-	int n, i, r;
+	int n, i;
 
 	list = ibv_get_device_list(&n);
 	if (!list) {
@@ -4083,6 +4116,14 @@ static int open_device(struct ctx *c)
 		fail(ST_SETUP, "ibv_open_device %s: %s", c->dev_name, strerror(errno));
 		return -1;
 	}
+	return query_device(c);
+}
+
+/* Check the port, the GID and the limits of the open device c->dev. */
+static int query_device(struct ctx *c)
+{
+	int r;
+
 	r = ibv_query_device(c->dev, &c->dattr);
 	if (r) {
 		fail(ST_SETUP, "ibv_query_device: %s", strerror(r));
@@ -4100,6 +4141,7 @@ static int open_device(struct ctx *c)
 	}
 	if (c->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
 		printf("# note: port %u link layer is not Ethernet\n", c->ib_port);
+	c->hello_mtu = c->pattr.active_mtu;
 	if (c->gid_idx >= c->pattr.gid_tbl_len) {
 		fail(ST_SETUP, "GID index %d out of range (table has %d entries)",
 		     c->gid_idx, c->pattr.gid_tbl_len);
@@ -4136,16 +4178,75 @@ static int open_device(struct ctx *c)
 	return 0;
 }
 
+/*
+ * Create the QP on c->pd: with -R through rdma_create_qp() on c->cm_id,
+ * which leaves it in INIT (rdma_cm moves it on when connecting); without,
+ * with ibv_create_qp() and the INIT transition here.  Both use the same
+ * capabilities.
+ */
+static int create_qp(struct ctx *c)
+{
+	enum ibv_qp_type qpt = c->mode == M_UC ? IBV_QPT_UC : IBV_QPT_RC;
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	int r;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = c->scq;
+	ia.recv_cq = c->rcq;
+	ia.qp_type = qpt;
+	ia.sq_sig_all = 0;
+	ia.cap.max_send_wr = QUEUE_DEPTH;
+	ia.cap.max_recv_wr = (uint32_t)recv_depth(c);
+	ia.cap.max_send_sge = MAX_SEG;
+	ia.cap.max_recv_sge = MAX_SEG;
+	ia.cap.max_inline_data = 0;
+	if (c->use_cm) {
+		if (rdma_create_qp(c->cm_id, c->pd, &ia)) {
+			fail(ST_SETUP, "rdma_create_qp (RC, %d/%d WRs, %d SGEs): %s",
+			     QUEUE_DEPTH, recv_depth(c), MAX_SEG, strerror(errno));
+			return -1;
+		}
+		c->qp = c->cm_id->qp;
+		return 0;
+	}
+	c->qp = ibv_create_qp(c->pd, &ia);
+	if (!c->qp) {
+		fail(ST_SETUP, "ibv_create_qp (%s, %d/%d WRs, %d SGEs): %s",
+		     qpt == IBV_QPT_UC ? "UC" : "RC", QUEUE_DEPTH,
+		     recv_depth(c), MAX_SEG, strerror(errno));
+		return -1;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = c->ib_port;
+	if (qpt == IBV_QPT_UC)	/* UC has no remote read or atomics */
+		a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	else
+		a.qp_access_flags = c->server ?
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0;
+	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (r) {
+		fail(ST_SETUP, "ibv_modify_qp to INIT: %s", strerror(r));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * PD, buffer, MR, CQs and QP on the already open device context c->dev
+ * (open_device()'s own, or with -R the cm_id's).
+ */
 static int create_resources(struct ctx *c)
 {
 	int mr_access = c->server ?
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC :
 		IBV_ACCESS_LOCAL_WRITE;	/* read / atomic results land here */
-	enum ibv_qp_type qpt = c->mode == M_UC ? IBV_QPT_UC : IBV_QPT_RC;
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
-	int r;
 
 	c->pd = ibv_alloc_pd(c->dev);
 	if (!c->pd) {
@@ -4172,39 +4273,9 @@ static int create_resources(struct ctx *c)
 		     strerror(errno));
 		return -1;
 	}
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = c->scq;
-	ia.recv_cq = c->rcq;
-	ia.qp_type = qpt;
-	ia.sq_sig_all = 0;
-	ia.cap.max_send_wr = QUEUE_DEPTH;
-	ia.cap.max_recv_wr = (uint32_t)recv_depth(c);
-	ia.cap.max_send_sge = MAX_SEG;
-	ia.cap.max_recv_sge = MAX_SEG;
-	c->qp = ibv_create_qp(c->pd, &ia);
-	if (!c->qp) {
-		fail(ST_SETUP, "ibv_create_qp (%s, %d/%d WRs, %d SGEs): %s",
-		     qpt == IBV_QPT_UC ? "UC" : "RC", QUEUE_DEPTH,
-		     recv_depth(c), MAX_SEG, strerror(errno));
+	if (create_qp(c))
 		return -1;
-	}
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_INIT;
-	a.pkey_index = 0;
-	a.port_num = c->ib_port;
-	if (qpt == IBV_QPT_UC)	/* UC has no remote read or atomics */
-		a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	else
-		a.qp_access_flags = c->server ?
-			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC : 0;
-	r = ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (r) {
-		fail(ST_SETUP, "ibv_modify_qp to INIT: %s", strerror(r));
-		return -1;
-	}
+	/* With -R, rdma_cm's PSN replaces this once connected. */
 	if (!c->psn_given) {
 		srand48((long)(now_ms() ^ ((uint64_t)getpid() << 16)));
 		c->psn = (uint32_t)lrand48() & 0xffffff;
@@ -4228,7 +4299,7 @@ static int exchange_info(struct ctx *c)
 		c->mr ? c->mr->rkey : 0,
 		(uintptr_t)c->buf,
 		c->buf_len,
-		(uint64_t)c->pattr.active_mtu | (uint64_t)c->pattr.lid << 8,
+		(uint64_t)c->hello_mtu | (uint64_t)c->pattr.lid << 8,
 	};
 	uint64_t pv[8];
 	char g[INET6_ADDRSTRLEN];
@@ -4263,8 +4334,9 @@ static int exchange_info(struct ctx *c)
 	if (c->broken)
 		return 0;
 
-	/* Both sides use the smaller active MTU (normally they are equal). */
-	c->path_mtu = c->pattr.active_mtu;
+	/* Both sides use the smaller active MTU (normally they are equal);
+	 * with -R, hello_mtu is also at most rdma_cm's path MTU. */
+	c->path_mtu = c->hello_mtu;
 	if (c->peer.mtu >= IBV_MTU_256 && c->peer.mtu < c->path_mtu)
 		c->path_mtu = c->peer.mtu;
 	c->mtu_bytes = 128u << c->path_mtu;

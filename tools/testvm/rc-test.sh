@@ -33,11 +33,11 @@
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
-# 1%, reordering), each running sroce_integrity (RC, and UC with -m uc:
-# lost messages are allowed, damaged or misplaced ones are not), and
-# loss1 ib_write_bw 64 KiB too.  Loopback traffic never reaches the NIC: loopback
+# 1%, reordering), each running sroce_integrity (RC, and where sroce
+# receives UC with -m uc: lost messages are allowed, damaged or
+# misplaced ones are not), and loss1 ib_write_bw 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 33 checks a pairing, 3 and 2 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 33 checks a pairing, 2 or 3 and 1 or 2 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
 # iterations.  --only REGEX keeps the checks whose label (e.g.
 # ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
@@ -226,8 +226,13 @@ for r in "${rounds[@]}"; do
 			# every byte and every completion and ends over TCP.
 			add "$r" "$p" it sroce_integrity - - sroce_integrity/all
 			# UC through the loss: messages are lost, never
-			# delivered damaged, spliced or out of order (-m uc).
-			add "$r" "$p" it sroce_integrity - - sroce_integrity/uc -m uc
+			# delivered damaged, spliced or out of order (-m uc);
+			# with sroce receiving.  Stock rxe as the UC receiver
+			# (6.1) drops nearly every RDMA WRITE after the first
+			# one that lost a packet (1% loss: 7 of 300 arrived,
+			# SENDs 284), as if it kept waiting for the rest of the
+			# aborted WRITE.
+			case $p in *-sroce) add "$r" "$p" it sroce_integrity - - sroce_integrity/uc -m uc ;; esac
 			# One-way bulk traffic for the loss-episode counts (not
 			# where netem reorders: every reordered frame is a NAK and a
 			# go-back-N of the window, ~20 copies of each packet).

@@ -228,10 +228,11 @@ for r in "${rounds[@]}"; do
 			# UC through the loss: messages are lost, never
 			# delivered damaged, spliced or out of order (-m uc);
 			# with sroce receiving.  Stock rxe as the UC receiver
-			# (6.1) drops nearly every RDMA WRITE after the first
-			# one that lost a packet (1% loss: 7 of 300 arrived,
-			# SENDs 284), as if it kept waiting for the rest of the
-			# aborted WRITE.
+			# drops every RDMA WRITE after one that lost a packet
+			# (1% loss: 7 of 300 arrived, SENDs 284): its class D1
+			# path (do_class_d1e_error) forgets the aborted
+			# message's opcode only when a receive WQE is in hand,
+			# so each later WRITE First is out of sequence.
 			case $p in *-sroce) add "$r" "$p" it sroce_integrity - - sroce_integrity/uc -m uc ;; esac
 			# One-way bulk traffic for the loss-episode counts (not
 			# where netem reorders: every reordered frame is a NAK and a

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 pair_setup errors "${1:-debug}"
-"$top/tools/deps.sh" libibverbs-dev build-essential tshark
+"$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential tshark
 make -s -C "$top/tools/integrity" >&2 || { echo "errors: 0 passed, 1 failed"; exit 1; }
 rc=0
 "$here/run-pair.sh" -A "$here/errors-guest.sh" -B "$here/errors-guest.sh" -o "$out" \

@@ -24,7 +24,7 @@ if [ "$paged" = paged ]; then
 	echo >"$out/paged"
 	extra=(-f "$out/mtu" -f "$out/paged")
 fi
-"$top/tools/deps.sh" libibverbs-dev build-essential
+"$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential
 make -s -C "$top/tools/integrity" >&2 || { echo "integrity: 0 passed, 1 failed"; exit 1; }
 rc=0
 "$here/run-pair.sh" -A "$here/integrity-guest.sh" -B "$here/integrity-guest.sh" -o "$out" \

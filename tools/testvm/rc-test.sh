@@ -16,7 +16,7 @@
 #            in one VM
 # All pairings run in one boot: one VM pair (the VMs switch providers
 # between pairings, loopback pairings last, in VM A), or a single VM when
-# only loopback pairings are asked for.  Per pairing, on a clean link (45
+# only loopback pairings are asked for.  Per pairing, on a clean link (46
 # checks):
 #   ibv_rc_pingpong -c: 16 B (inline), 4 KiB, 64 KiB, 4 KiB over IPv6;
 #   ib_{send,write,read}_bw at 64 B, 4 KiB, 64 KiB, 256 KiB; ib_atomic_bw;
@@ -28,8 +28,8 @@
 #   UC: ibv_uc_pingpong -c at 4 KiB (and 1 KiB over IPv6), ib_write_bw
 #   and ib_send_bw -c UC;
 #   the connection manager: rping -V (IPv4 and IPv6), ucmatose, udaddy,
-#   mckey (UD multicast), rdma_server/rdma_client, ib_send_bw -R and
-#   ib_write_bw -R.
+#   mckey (UD multicast), rdma_server/rdma_client, sroce_integrity -R,
+#   ib_send_bw -R and ib_write_bw -R.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
@@ -37,7 +37,7 @@
 # receives UC with -m uc: lost messages are allowed, damaged or
 # misplaced ones are not), and loss1 ib_write_bw 64 KiB too.  Loopback traffic never reaches the NIC: loopback
 # pairings run on the clean link only.  --quick, for the debug kernel (a
-# check costs ~4x there): 33 checks a pairing, 2 or 3 and 1 or 2 in the lossy rounds; no 4 KiB
+# check costs ~4x there): 34 checks a pairing, 2 or 3 and 1 or 2 in the lossy rounds; no 4 KiB
 # (but over IPv6 and -q 4), no _lat at 4 KiB, no PSN wrap, fewer
 # iterations.  --only REGEX keeps the checks whose label (e.g.
 # ibv_ud_pingpong/512/ipv6) matches, for a developer's quick run.
@@ -198,8 +198,9 @@ uc_checks() {	# ROUND PAIRING
 }
 # The connection manager (rdma_cm over ib_cm over ib_mad on QP1): rping
 # with its data verified, over IPv4 and IPv6; ucmatose (two RC
-# connections), udaddy (UD, SIDR), rdma_server/rdma_client; perftest
-# connecting through rdma_cm (-R).
+# connections), udaddy (UD, SIDR), mckey (UD multicast),
+# rdma_server/rdma_client; the integrity tool and perftest connecting
+# through rdma_cm (-R).
 cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm rping - "$(nit 50 20)" cm/rping
 	full add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
@@ -207,6 +208,7 @@ cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm udaddy - 10 cm/udaddy
 	add "$1" "$2" cm mckey - 10 cm/mckey
 	add "$1" "$2" cm rdma_server - - cm/rdma_server
+	add "$1" "$2" it sroce_integrity - - cm/sroce_integrity -R
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
 	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R
 }
@@ -254,7 +256,7 @@ n=$id
 
 rc=0
 if [ $reanalyze = 0 ]; then
-"$top/tools/deps.sh" libibverbs-dev build-essential tshark
+"$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential tshark
 make -s -C "$top/tools/integrity" >&2 || { echo "rc-$flavour: 0 passed, 1 failed"; exit 1; }
 
 # The VM budget: generous per check (a check is bounded by its own

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 pair_setup req-errors "$flavour"
-"$top/tools/deps.sh" libibverbs-dev build-essential
+"$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential
 make -s -C "$top/tools/integrity" >&2 || { echo "req-errors-$flavour: 0 passed, 1 failed"; exit 1; }
 rc=0 pass=0 fail=0
 for peer in ${peers//,/ }; do

@@ -33,6 +33,12 @@ struct sroce_mcg {
 	union ib_gid mgid;
 	u32 nqp;
 	struct sroce_qp __rcu *qp[SROCE_MAX_MCAST_QP_ATTACH];
+	/*
+	 * Attaches of each QP: ib_core counts every successful attach on the
+	 * QP (qp->usecnt) and every successful detach off it, so a QP
+	 * attached twice stays until it is detached twice.
+	 */
+	u32 attached[SROCE_MAX_MCAST_QP_ATTACH];
 	struct rcu_head rcu;
 };
 
@@ -53,6 +59,18 @@ static struct sroce_mcg *sroce_mcg_find(struct sroce_dev *sdev, const union ib_g
 	return NULL;
 }
 
+#if IS_ENABLED(CONFIG_IPV6)
+static int sroce_ipv6_mc(struct net_device *ndev, const struct in6_addr *a6, bool join)
+{
+	return join ? ipv6_dev_mc_inc(ndev, a6) : ipv6_dev_mc_dec(ndev, a6);
+}
+#else
+static int sroce_ipv6_mc(struct net_device *ndev, const struct in6_addr *a6, bool join)
+{
+	return -EAFNOSUPPORT;
+}
+#endif
+
 /* Join (@join) or leave the group's IP address on the netdev. */
 static int sroce_mcast_ip(struct sroce_dev *sdev, const union ib_gid *mgid, bool join)
 {
@@ -69,10 +87,8 @@ static int sroce_mcast_ip(struct sroce_dev *sdev, const union ib_gid *mgid, bool
 			ip_mc_inc_group(in_dev, a6->s6_addr32[3]);
 		else
 			ip_mc_dec_group(in_dev, a6->s6_addr32[3]);
-	} else if (join) {
-		err = ipv6_dev_mc_inc(sdev->ndev, a6);
 	} else {
-		err = ipv6_dev_mc_dec(sdev->ndev, a6);
+		err = sroce_ipv6_mc(sdev->ndev, a6, join);
 	}
 	rtnl_unlock();
 	return err;
@@ -123,8 +139,10 @@ int sroce_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid)
 		struct sroce_qp *m = rcu_dereference_protected(mcg->qp[i],
 							       lockdep_is_held(&sdev->mcg_lock));
 
-		if (m == qp)
-			goto unlock;		/* attached already: nothing to do */
+		if (m == qp) {
+			mcg->attached[i]++;	/* attached already: counted */
+			goto unlock;
+		}
 		if (!m && slot == SROCE_MAX_MCAST_QP_ATTACH)
 			slot = i;
 	}
@@ -132,6 +150,7 @@ int sroce_attach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid)
 		err = -ENOMEM;
 		goto unlock;
 	}
+	mcg->attached[slot] = 1;
 	rcu_assign_pointer(mcg->qp[slot], qp);
 	mcg->nqp++;
 unlock:
@@ -144,6 +163,7 @@ unlock:
 static void sroce_mcg_remove(struct sroce_dev *sdev, struct sroce_mcg *mcg, u32 slot)
 {
 	lockdep_assert_held(&sdev->mcg_lock);
+	mcg->attached[slot] = 0;
 	RCU_INIT_POINTER(mcg->qp[slot], NULL);
 	if (--mcg->nqp)
 		return;
@@ -166,7 +186,8 @@ int sroce_detach_mcast(struct ib_qp *ibqp, union ib_gid *mgid, u16 mlid)
 	mcg = sroce_mcg_find(sdev, mgid);
 	for (i = 0; mcg && i < SROCE_MAX_MCAST_QP_ATTACH; i++) {
 		if (rcu_access_pointer(mcg->qp[i]) == qp) {
-			sroce_mcg_remove(sdev, mcg, i);
+			if (!--mcg->attached[i])
+				sroce_mcg_remove(sdev, mcg, i);
 			err = 0;
 			break;
 		}

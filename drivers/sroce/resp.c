@@ -274,6 +274,9 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	}
 	if (pkt->payload_len > resp->write_resid)
 		return SROCE_EXEC_INVALID;
+	/* The last packet brings exactly what the RETH length left. */
+	if ((xf & SROCE_XF_LAST) && pkt->payload_len != resp->write_resid)
+		return SROCE_EXEC_INVALID;
 	if (imm) {
 		/* WRITE with immediate consumes a receive WQE too. */
 		err = sroce_resp_take_wqe(qp);

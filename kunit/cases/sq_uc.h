@@ -35,7 +35,7 @@ static const struct sroce_sq_case sroce_sq_cases_uc[] = {
 		),
 	},
 	{
-		.name = "uc-send the rc gates do not apply: window 1, ord 0, no credits",
+		.name = "uc-send the rc gates do not apply: window 1, no credits, a fence",
 		.rules = "uc-send",
 		SQ_UC(0xfffffe, 256),
 		SQ_STEPS(

@@ -24,9 +24,9 @@ static const struct sroce_uc_case sroce_uc_cases[] = {
 		{ UC_PKT(SEND_FIRST, 10, 256, 0), UC_EXEC(XS_FIRST, PLACE), UC_OK, UC_EPSN(11) },
 		{ UC_PKT(SEND_MIDDLE, 11, 256, 0), UC_EXEC(XS_MIDDLE, PLACE), UC_OK, UC_EPSN(12) },
 		{ UC_PKT(SEND_LAST_IMM, 12, 100, 0), UC_EXEC(XS_LAST, PLACE), UC_OK, UC_EPSN(13) },
-		{ UC_PKT(WRITE_FIRST, 13, 256, 300), UC_EXEC(XW_FIRST, PLACE), UC_OK, UC_EPSN(14) },
+		{ UC_PKT(WRITE_FIRST, 13, 256, 600), UC_EXEC(XW_FIRST, PLACE), UC_OK, UC_EPSN(14) },
 		{ UC_PKT(WRITE_MIDDLE, 14, 256, 0), UC_EXEC(XW_MIDDLE, PLACE), UC_OK, UC_EPSN(15) },
-		{ UC_PKT(WRITE_LAST, 15, 0, 0), UC_EXEC(XW_LAST, PLACE), UC_OK, UC_EPSN(16) },
+		{ UC_PKT(WRITE_LAST, 15, 88, 0), UC_EXEC(XW_LAST, PLACE), UC_OK, UC_EPSN(16) },
 		{ UC_PKT(WRITE_ONLY_IMM, 16, 8, 8), UC_EXEC(XW_ONLY_IMM, PLACE), UC_OK,
 		  UC_EPSN(17) }),
 	},
@@ -84,7 +84,8 @@ static const struct sroce_uc_case sroce_uc_cases[] = {
 		UC_STEPS(
 		{ UC_PKT(SEND_MIDDLE, 0, 256, 0), UC_DROP(SEQUENCE, SEQUENCE), UC_EPSN(0) },
 		{ UC_PKT(SEND_LAST, 1, 4, 0), UC_DROP(REST, PSN), UC_EPSN(0) },
-		{ UC_PKT(WRITE_ONLY, 1, 4, 4), UC_EXEC(XW_ONLY, RESYNC), UC_OK, UC_EPSN(2) }),
+		{ UC_PKT(WRITE_ONLY, 1, 4, 4), UC_EXEC(XW_ONLY, RESYNC), UC_OK, UC_EPSN(2) },
+		{ UC_PKT(WRITE_LAST, 2, 4, 0), UC_DROP(SEQUENCE, SEQUENCE), UC_EPSN(2) }),
 	},
 	{
 		.name = "uc-sequence a write middle inside a send is out of sequence",

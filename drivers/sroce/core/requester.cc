@@ -305,7 +305,8 @@ bool SendQueue::AtEndOfWork(const Cursor& c) const {
 // anew.
 // Called for the last WQE posted only.
 bool SendQueue::HoldTail(uint8_t hints) const {
-  if (!params_.hold_tail || !params_.timeout || Unreliable()) return false;
+  // UD and UC never get here holding: no response is ever due for them.
+  if (!params_.hold_tail || !params_.timeout) return false;
   if ((hints & SROCE_REQ_HINT_TIMER_AGED) || sroce_psn_diff(cur_.psn, next_psn_) < 0) return false;
   const sroce_sq_wqe& w = At(cur_.pos);
   if (IsReadAtomic(w.op) || w.length - cur_.off > pmtu_) return false;
@@ -381,20 +382,14 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   Advance(*pkt);
 
   SqRet r = Make(SROCE_SQ_SEND, SROCE_BLK_NONE, SROCE_SQR_PSN);
-  if (Ud()) {
-    // ud-send: nothing acknowledges a datagram; it is complete once sent
-    // (the caller pulls its completion after the packet went).
+  if (Unreliable()) {
+    // ud-send, uc-send: nothing acknowledges UD or UC, and no timer runs:
+    // a message is complete once its last packet went (a datagram is one;
+    // a UC message's cursor moved past its WQE).  The caller pulls the
+    // completion after the packet went.
     stats_.packets++;
-    Complete(pkt->wqe, SROCE_WC_SUCCESS, SROCE_SQR_UD_SEND);
-    r.rule = SROCE_SQR_UD_SEND;
-    return r;
-  }
-  if (Uc()) {
-    // uc-send: no AckReq and no timer; a message is complete once its
-    // last packet went (the cursor moved past its WQE).
-    stats_.packets++;
-    if (cur_.pos != pkt->wqe) Complete(pkt->wqe, SROCE_WC_SUCCESS, SROCE_SQR_UC_SEND);
-    r.rule = SROCE_SQR_UC_SEND;
+    r.rule = Ud() ? SROCE_SQR_UD_SEND : SROCE_SQR_UC_SEND;
+    if (cur_.pos != pkt->wqe) Complete(pkt->wqe, SROCE_WC_SUCCESS, r.rule);
     return r;
   }
   const sroce_sq_wqe& w = At(pkt->wqe);

@@ -136,8 +136,9 @@ class SendQueue {
   void ReachFailed();
   bool Ud() const { return params_.transport == SROCE_TRANSPORT_UD; }
   bool Uc() const { return params_.transport == SROCE_TRANSPORT_UC; }
-  // UD and UC: nothing is acknowledged, retried or flow-controlled.
-  bool Unreliable() const { return Ud() || Uc(); }
+  // UD and UC: nothing is acknowledged, retried or flow-controlled
+  // (Init() leaves transport a valid value: one compare on RC's path).
+  bool Unreliable() const { return params_.transport != SROCE_TRANSPORT_RC; }
   void Refuse();
 
   // completer.cc

@@ -221,14 +221,15 @@ static void sroce_rcv_mcast(struct sroce_dev *sdev, struct sk_buff *skb,
 	for (i = 0; i < n; i++) {
 		struct sk_buff *one = i + 1 < n ? skb_clone(skb, GFP_ATOMIC) : skb;
 
-		why = SROCE_RX_DROP_NO_MEMORY;
-		if (one && sroce_transport_match(qps[i], opcode)) {
+		if (!one) {
+			why = SROCE_RX_DROP_NO_MEMORY;
+		} else if (!sroce_transport_match(qps[i], opcode)) {
+			why = SROCE_RX_DROP_QP_TYPE;
+		} else {
 			sroce_parse(one, info, pad);
 			sroce_pkt(one)->qp = qps[i];
 			if (sroce_deliver(qps[i], one, &why))
 				continue;
-		} else if (one) {
-			why = SROCE_RX_DROP_QP_TYPE;
 		}
 		sroce_qp_put(qps[i]);
 		sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);

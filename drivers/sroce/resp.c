@@ -158,7 +158,7 @@ void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opco
 }
 
 /* The receive WQE a SEND or WRITE with immediate consumes; RNR if none (C9-113). */
-static int sroce_resp_take_wqe(struct sroce_qp *qp)
+static int sroce_take_wqe(struct sroce_qp *qp)
 {
 	int err = sroce_resp_fetch_wqe(qp, &qp->resp.wqe);
 
@@ -181,8 +181,8 @@ static int sroce_resp_take_wqe(struct sroce_qp *qp)
  * current offset, through the WQE's copy cursor: an SGE's MR is looked
  * up once per pass, not per packet.
  */
-static int sroce_resp_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
-				 unsigned int data_off, u32 len)
+static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
+			    unsigned int data_off, u32 len)
 {
 	struct sroce_resp *resp = &qp->resp;
 	int err;
@@ -217,14 +217,14 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	int err;
 
 	if (xf & SROCE_XF_WQE) {
-		err = sroce_resp_take_wqe(qp);
+		err = sroce_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
 		resp->recv_offset = 0;
 	} else if (!resp->have_wqe) {
 		return SROCE_EXEC_INVALID;
 	}
-	err = sroce_resp_place_recv(qp, skb, pkt->payload_off, pkt->payload_len);
+	err = sroce_place_recv(qp, skb, pkt->payload_off, pkt->payload_len);
 	if (err != SROCE_EXEC_OK)
 		return err;
 	if (xf & SROCE_XF_LAST) {
@@ -279,7 +279,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		return SROCE_EXEC_INVALID;
 	if (imm) {
 		/* WRITE with immediate consumes a receive WQE too. */
-		err = sroce_resp_take_wqe(qp);
+		err = sroce_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
 	}

@@ -13,7 +13,11 @@ Lumina go-back-N invariants on every queue pair:
   - ACK PSNs never move backwards;
   - at most one NAK in flight (a second NAK needs the first one's PSN
     to have been resent in between);
-  - a sequence NAK's PSN is the first missing PSN;
+  - a sequence NAK's PSN is the first missing PSN, or the PSN of a gap
+    the requester filled just before (a "crossing" NAK: the responder
+    sent it before the retransmission reached it; allowed when the fill
+    came less than the ACK timeout before the NAK and no ACK had yet
+    covered the PSN);
   - every AckReq'd request PSN is covered by a later ACK/response;
   - no ACK overtakes a pending READ response.
 It also follows each loss episode of the request stream: a gap in the
@@ -41,6 +45,10 @@ have crossed it), "early" otherwise: a requester that retransmits with
 neither a NAK nor a timeout behind it (a driver that acts on a stale
 expiry, or one that ignores an ACK it got).
 Prints one JSON object per workload (or writes them to --json).
+
+    analyze.py --self-test
+
+checks the invariant checks on made-up frames, each outcome both ways.
 """
 import argparse
 import collections
@@ -98,10 +106,14 @@ class Qp:
         self.t_nak = None         # time of the last NAK
         self.in_burst = False     # the last request sent was a retransmission
         self.hi = None            # the highest request PSN sent
+        self.filled = {}          # PSN -> time: a gap on the wire, filled then
 
 
 def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
-    rows = list(frames(pcap))
+    return analyze_rows(list(frames(pcap)), workloads, requester, pmtu, timeout_s)
+
+
+def analyze_rows(rows, workloads, requester, pmtu, timeout_s=0.0671):
     windows = []
     for wl in workloads:
         nums = [to_int(r["frame.number"]) for r in rows
@@ -162,7 +174,8 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
                         # yet: the requester was running but had not acted
                         # on the NAK.
                         ep["ignored"] = True
-                if psn in q.seen:
+                first_copy = psn not in q.seen
+                if not first_copy:
                     c["duplicates"] += 1
                 if behind:
                     # A retransmission (or the first copy on the wire of one
@@ -187,6 +200,11 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
                 if q.nak_outstanding is not None and psn == q.nak_outstanding:
                     q.nak_outstanding = None
                 if q.next_psn is None or diff(psn, q.next_psn) == 0:
+                    if behind and first_copy:
+                        # The first copy of a PSN the wire had a gap at
+                        # (later PSNs went before it): the responder may
+                        # have NAKed it before this one reached it.
+                        q.filled[psn] = t
                     n = 1
                     if op == 0x0C:
                         ln = to_int(r["infiniband.reth.dmalen"]) or 0
@@ -235,7 +253,13 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
                             ep["t_nak"] = float(r["frame.time_relative"] or 0)
                     # The first missing PSN: nothing at or after it has been
                     # executed in order, and everything before it was seen.
-                    if code == 0 and q.next_psn is not None and diff(psn, q.next_psn) != 0:
+                    t_now = float(r["frame.time_relative"] or 0)
+                    crossing = code == 0 and q.next_psn is not None and diff(psn, q.next_psn) < 0 \
+                        and psn in q.filled and t_now - q.filled[psn] < timeout_s \
+                        and (q.last_ack is None or diff(q.last_ack, psn) < 0)
+                    if crossing:
+                        c["crossing_naks"] += 1
+                    elif code == 0 and q.next_psn is not None and diff(psn, q.next_psn) != 0:
                         violations.append(f"sequence NAK {psn:#x} is not the first missing PSN "
                                           f"({q.next_psn:#x})")
             elif op in READ_RESP:
@@ -256,7 +280,7 @@ def analyze(pcap, workloads, requester, pmtu, timeout_s=0.0671):
             "request_packets": c["requests"], "ackreq": c["ackreq"], "acks": c["acks"],
             "naks_by_code": {str(k): v for k, v in sorted(naks.items())}, "rnr_naks": c["rnr_naks"],
             "read_resp_packets": c["read_resp"], "atomic_acks": c["atomic_acks"],
-            "duplicate_requests": c["duplicates"],
+            "duplicate_requests": c["duplicates"], "crossing_naks": c["crossing_naks"],
             "acks_per_100_requests": round(100.0 * c["acks"] / c["requests"], 2) if c["requests"] else None,
             "violations": violations[:20],
             "seq_naks": seq_naks,
@@ -288,7 +312,54 @@ def read_workloads(path):
     return wls
 
 
+def self_test():
+    """The sequence NAK check on made-up frames: a NAK for the first missing
+    PSN, a NAK that crossed the retransmission filling its gap, and the
+    NAKs that are violations (a PSN the wire never had a gap at, a crossing
+    one after an ACK covered it, one long after the fill)."""
+    ok = True
+    wl = [{"name": "w", "tool": "t", "size": "0", "iters": 0, "port": 9}]
+    req, resp = "10.0.0.1", "10.0.0.2"
+
+    def run(name, events, want):
+        nonlocal ok
+        rows = [dict.fromkeys(FIELDS, "")]
+        rows[0].update({"frame.number": "1", "tcp.srcport": "9"})
+        for i, (t, kind, psn) in enumerate(events):
+            r = dict.fromkeys(FIELDS, "")
+            r.update({"frame.number": str(i + 2), "frame.time_relative": str(t),
+                      "infiniband.bth.psn": str(psn)})
+            if kind == "req":
+                r.update({"ip.src": req, "infiniband.bth.opcode": "10", "infiniband.bth.destqp": "17"})
+            else:
+                r.update({"ip.src": resp, "infiniband.bth.opcode": "17", "infiniband.bth.destqp": "5",
+                          "infiniband.aeth.syndrome": "96" if kind == "nak" else "31"})
+            rows.append(r)
+        last = dict.fromkeys(FIELDS, "")
+        last.update({"frame.number": str(len(rows) + 1), "tcp.dstport": "9"})
+        rows.append(last)
+        v = analyze_rows(rows, wl, {req}, 1024)[0]["violations"]
+        if bool(v) != want:
+            ok = False
+            print(f"analyze self-test FAIL {name}: violations {v}, expected {'some' if want else 'none'}")
+
+    gap = [(0.000, "req", 1), (0.001, "req", 3), (0.002, "req", 4)]
+    run("NAK names the first missing PSN", gap + [(0.004, "nak", 2)], False)
+    run("NAK names a PSN past the first missing one", gap + [(0.004, "nak", 3)], True)
+    fill = gap + [(0.070, "req", 2), (0.071, "req", 3), (0.072, "req", 4)]
+    run("NAK crossed the retransmission filling its gap", fill + [(0.080, "nak", 2)], False)
+    run("crossing NAK after an ACK covered its PSN", fill + [(0.075, "ack", 3), (0.080, "nak", 2)], True)
+    run("NAK a whole ACK timeout after the fill", fill + [(0.200, "nak", 2)], True)
+    run("NAK for a PSN the wire never had a gap at",
+        [(0.000, "req", 1), (0.001, "req", 2), (0.002, "req", 3), (0.004, "nak", 2)], True)
+    return ok
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        good = self_test()
+        print(f"analyze self-test: {'PASS' if good else 'FAIL'}")
+        return 0 if good else 1
     ap = argparse.ArgumentParser()
     ap.add_argument("pcap")
     ap.add_argument("workloads")

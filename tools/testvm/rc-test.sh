@@ -455,6 +455,14 @@ PY
 		fail=$((fail + 1))
 	fi
 fi
+# The capture checker's sequence NAK rule, on made-up frames.
+if python3 "$top/tools/ackrate/analyze.py" --self-test >"$out/analyze-selftest.txt" 2>&1; then
+	echo "rc-check: PASS capture checker self-test"
+	pass=$((pass + 1))
+else
+	echo "rc-check: FAIL capture checker self-test: $(grep FAIL "$out/analyze-selftest.txt" | head -n 3 | tr '\n' ' ')"
+	fail=$((fail + 1))
+fi
 # The trace matcher behind the loss-episode check, on made-up traces.
 if python3 "$top/tools/ackrate/trace_episodes.py" --self-test >"$out/trace-selftest.txt" 2>&1; then
 	echo "rc-check: PASS trace matcher self-test"

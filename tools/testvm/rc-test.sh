@@ -455,21 +455,17 @@ PY
 		fail=$((fail + 1))
 	fi
 fi
-# The capture checker's sequence NAK rule, on made-up frames.
-if python3 "$top/tools/ackrate/analyze.py" --self-test >"$out/analyze-selftest.txt" 2>&1; then
-	echo "rc-check: PASS capture checker self-test"
-	pass=$((pass + 1))
-else
-	echo "rc-check: FAIL capture checker self-test: $(grep FAIL "$out/analyze-selftest.txt" | head -n 3 | tr '\n' ' ')"
-	fail=$((fail + 1))
-fi
-# The trace matcher behind the loss-episode check, on made-up traces.
-if python3 "$top/tools/ackrate/trace_episodes.py" --self-test >"$out/trace-selftest.txt" 2>&1; then
-	echo "rc-check: PASS trace matcher self-test"
-	pass=$((pass + 1))
-else
-	echo "rc-check: FAIL trace matcher self-test: $(grep FAIL "$out/trace-selftest.txt" | head -n 3 | tr '\n' ' ')"
-	fail=$((fail + 1))
-fi
+# The checkers on made-up input: analyze.py's sequence NAK rule on frames,
+# the trace matcher behind the loss-episode check on traces.
+for sc in "analyze capture checker" "trace_episodes trace matcher"; do
+	py=${sc%% *} what=${sc#* }
+	if python3 "$top/tools/ackrate/$py.py" --self-test >"$out/$py-selftest.txt" 2>&1; then
+		echo "rc-check: PASS $what self-test"
+		pass=$((pass + 1))
+	else
+		echo "rc-check: FAIL $what self-test: $(grep FAIL "$out/$py-selftest.txt" | head -n 3 | tr '\n' ' ')"
+		fail=$((fail + 1))
+	fi
+done
 grep -ah '^RC-NETEM .*FAIL\|^# ' "${logs[@]/%/.txt}" | head -n 60 >&2 || true
 pair_verdict "rc-$flavour" $rc $pass $fail

@@ -267,6 +267,24 @@ run_client() {
 	fi
 }
 
+# listens: true when the rdma_cm server just started (TOOL) has a cm_id
+# listening, waiting up to 10 s.  Only the connecting rdma_cm tools: an
+# mckey receiver does not listen.  A client connecting before then gets a
+# reject and retries, and a request it sent just before giving up could
+# reach the server as it starts listening; the server then took a request
+# its client had already abandoned (rdma_create_qp() on a cm_id no longer
+# in REQ_RCVD: EINVAL).
+listens() {
+	case $tool in rping | ucmatose | udaddy | rdma_server) ;; *) return 0 ;; esac
+	i=0
+	while [ $i -lt 50 ]; do
+		rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "comm $tool" && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # wait_server ID GRACE: the server's exit status (srv), killing it if it
 # has not exited GRACE seconds from now.
 wait_server() {
@@ -319,6 +337,7 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		# shellcheck disable=SC2086
 		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 		spid=$!
+		listens || echo "# $id $tool: no listening cm_id after 10 s"
 		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		if [ $crc = 0 ]; then wait_server "$id" 30; else wait_server "$id" 3; fi
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
@@ -326,6 +345,9 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 	elif [ "$ROLE" = A ]; then
 		trace_begin "$id"
 		send_ctl "$PEER_IP" $ctl start || true
+		# The server says when it listens (B's listens()).
+		[ "$kind" != cm ] || msg=$(recv_ctl $ctl 60) || true
+		[ "$kind" != cm ] || [ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
 		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
 		trace_end "$id"
@@ -340,6 +362,10 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		# shellcheck disable=SC2086
 		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 		spid=$!
+		if [ "$kind" = cm ]; then
+			if listens; then send_ctl "$PEER_IP" $ctl listening || true
+			else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
+		fi
 		msg=$(recv_ctl $ctl $((tmo + 60)))
 		case $msg in
 		"done 0") wait_server "$id" 30 ;;

@@ -12,6 +12,7 @@
 #include "../drivers/sroce/compat.h"
 #include "cases/sq_case.h"
 #include "cases/sq_requester.h"
+#include "cases/sq_local.h"
 #include "cases/sq_completer.h"
 
 static void sq_check(void *ctx, const char *what, u32 step, u64 expected, u64 actual)
@@ -39,6 +40,7 @@ static void sq_run_case(struct kunit *test)
 
 KUNIT_ARRAY_PARAM(sq_requester, sroce_sq_cases_requester, sq_case_desc);
 KUNIT_ARRAY_PARAM(sq_completer, sroce_sq_cases_completer, sq_case_desc);
+KUNIT_ARRAY_PARAM(sq_local, sroce_sq_cases_local, sq_case_desc);
 
 /* 9.7.6.1: 4.096 us * 2^timeout; IBA Table 45 for the RNR timer codes. */
 static void sq_timers_test(struct kunit *test)
@@ -72,6 +74,7 @@ static void sq_names_test(struct kunit *test)
 
 static struct kunit_case sroce_requester_cases[] = {
 	KUNIT_CASE_PARAM(sq_run_case, sq_requester_gen_params),
+	KUNIT_CASE_PARAM(sq_run_case, sq_local_gen_params),
 	{}
 };
 

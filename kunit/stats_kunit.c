@@ -13,7 +13,11 @@
  */
 static void stats_fit_netlink_message_test(struct kunit *test)
 {
-	size_t bytes = sroce_stats_nl_bytes();
+	size_t bytes;
+
+	/* A counter left without a name would be shown as nothing (or crash). */
+	KUNIT_ASSERT_TRUE(test, sroce_stats_all_named());
+	bytes = sroce_stats_nl_bytes();
 
 	kunit_info(test, "counters enabled by default: %zu netlink bytes of %lu", bytes,
 		   (unsigned long)NLMSG_DEFAULT_SIZE);

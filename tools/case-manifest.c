@@ -21,6 +21,9 @@
 #include "../kunit/cases/sq_ud.h"
 #include "../kunit/cases/ud.h"
 #include "../kunit/cases/sq_uc.h"
+#include "../kunit/cases/sq_local.h"
+#include "../kunit/cases/mw_case.h"
+#include "../kunit/cases/mw.h"
 #include "../kunit/cases/uc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -68,6 +71,7 @@ int main(void)
 	printf("sroce_encoding\tnames_test\t\n");
 	sq_cases("sroce_requester", sroce_sq_cases_requester, N(sroce_sq_cases_requester));
 	sq_cases("sroce_completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer));
+	sq_cases("sroce_requester", sroce_sq_cases_local, N(sroce_sq_cases_local));
 	printf("sroce_completer\tsq_timers_test\t9.7.6.1-timer\n");
 	printf("sroce_completer\tsq_names_test\t\n");
 	sq_cases("sroce_ud", sroce_sq_cases_ud, N(sroce_sq_cases_ud));
@@ -80,5 +84,8 @@ int main(void)
 	for (size_t i = 0; i < N(sroce_uc_cases); i++)
 		printf("sroce_uc\t%s\t%s\n", sroce_uc_cases[i].name, sroce_uc_cases[i].rules);
 	printf("sroce_uc\tuc_names_test\t\n");
+	for (size_t i = 0; i < N(sroce_mw_cases); i++)
+		printf("sroce_mw\t%s\t%s\n", sroce_mw_cases[i].name, sroce_mw_cases[i].rules);
+	printf("sroce_mw\tmw_names_test\t\n");
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <sroce/sq_abi.h>
 #include <sroce/ud_abi.h>
 #include <sroce/uc_abi.h>
+#include <sroce/mw_abi.h>
 
 static_assert(offsetof(struct sroce_resp_desc, psn) == 16);
 static_assert(offsetof(struct sroce_resp_desc, kind) == 32);
@@ -30,6 +31,9 @@ static_assert(offsetof(struct sroce_ud_ret, action) == 8);
 static_assert(offsetof(struct sroce_uc_state, pending_psn) == 12);
 static_assert(offsetof(struct sroce_uc_req, opcode) == 12);
 static_assert(offsetof(struct sroce_uc_ret, status) == 5);
+static_assert(offsetof(struct sroce_mw_bind_in, type) == 52);
+static_assert(offsetof(struct sroce_mw_access_in, type) == 48);
+static_assert(offsetof(struct sroce_mw_verdict, rule) == 6);
 static_assert(offsetof(struct sroce_sq_params, transport) == 21);
 static_assert(sizeof(struct sroce_sq_stats) ==
 	      8 * (8 + SROCE_NAK_CODE_COUNT + SROCE_CDROP_REASON_COUNT + SROCE_WC_STATUS_COUNT +
@@ -65,6 +69,11 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_last);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_hint);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_unsend);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_wqe_error);
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_local_done);
+EXPORT_SYMBOL_IF_KUNIT(sroce_mw_bind);
+EXPORT_SYMBOL_IF_KUNIT(sroce_mw_invalidate);
+EXPORT_SYMBOL_IF_KUNIT(sroce_mw_access);
+EXPORT_SYMBOL_IF_KUNIT(sroce_mw_rule_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_set_draining);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_rx);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_placed);

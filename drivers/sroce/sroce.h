@@ -716,6 +716,7 @@ int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32
 int sroce_modify_hw_stat(struct ib_device *ibdev, u32 port, unsigned int index, bool enable);
 size_t sroce_stats_nl_bytes(void);
 bool sroce_stats_optional_last(void);
+bool sroce_stats_all_named(void);
 void sroce_stats_init(void);
 
 #endif /* SROCE_H */

@@ -126,6 +126,8 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SQ_CORE(completions[SROCE_WC_REM_OP_ERR])].name = "wc_rem_op_err",
 	[SQ_CORE(completions[SROCE_WC_RETRY_EXC_ERR])].name = "wc_retry_exc_err",
 	[SQ_CORE(completions[SROCE_WC_RNR_RETRY_EXC_ERR])].name = "wc_rnr_retry_exc_err",
+	[SQ_CORE(completions[SROCE_WC_MW_BIND_ERR])] = {
+		.name = "wc_mw_bind_err", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_NONE])] = {
 		.name = "req_blocked_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_WINDOW])].name = "req_blocked_window",
@@ -224,6 +226,18 @@ size_t sroce_stats_nl_bytes(void)
 	}
 	return n;
 }
+
+/* Every counter has a name (a new enum entry without one would be NULL). */
+bool sroce_stats_all_named(void)
+{
+	int i;
+
+	for (i = 0; i < SROCE_CNT_COUNT; i++)
+		if (!sroce_stat_descs[i].name)
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_stats_all_named);
 
 /* The optional counters come last (KUnit checks what ib_core relies on). */
 bool sroce_stats_optional_last(void)

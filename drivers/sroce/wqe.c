@@ -41,6 +41,9 @@ static const u8 sroce_wc_opcodes[SROCE_WR_OP_COUNT] = {
 	[SROCE_WR_READ] = IB_UVERBS_WC_RDMA_READ,
 	[SROCE_WR_CMP_SWAP] = IB_UVERBS_WC_COMP_SWAP,
 	[SROCE_WR_FETCH_ADD] = IB_UVERBS_WC_FETCH_ADD,
+	[SROCE_WR_SEND_INV] = IB_UVERBS_WC_SEND,
+	[SROCE_WR_LOCAL_INV] = IB_UVERBS_WC_LOCAL_INV,
+	[SROCE_WR_BIND_MW] = IB_UVERBS_WC_BIND_MW,
 };
 
 static const u8 sroce_wc_status_ib[SROCE_WC_STATUS_COUNT] = {
@@ -55,6 +58,7 @@ static const u8 sroce_wc_status_ib[SROCE_WC_STATUS_COUNT] = {
 	[SROCE_WC_REM_OP_ERR] = IB_WC_REM_OP_ERR,
 	[SROCE_WC_RETRY_EXC_ERR] = IB_WC_RETRY_EXC_ERR,
 	[SROCE_WC_RNR_RETRY_EXC_ERR] = IB_WC_RNR_RETRY_EXC_ERR,
+	[SROCE_WC_MW_BIND_ERR] = IB_WC_MW_BIND_ERR,
 };
 
 /* A core completion status (enum sroce_wc_status) as ib_core's. */

@@ -18,6 +18,8 @@
  *		                          gather failed? sroce_req_wqe_error(sq, st)
  *		apply r.timer;
  *	}
+ *	(r.action == SROCE_SQ_LOCAL: carry out the local operation of WQE
+ *	pkt.wqe, then r = sroce_req_local_done(sq, status), and go on)
  *
  * The completer interprets every response packet, says where READ
  * response data and ATOMIC results go, rewinds the requester for
@@ -49,7 +51,10 @@ enum sroce_wr_op {
 	SROCE_WR_READ = 4,
 	SROCE_WR_CMP_SWAP = 5,
 	SROCE_WR_FETCH_ADD = 6,
-	SROCE_WR_OP_COUNT = 7,
+	SROCE_WR_SEND_INV = 7,	/* SEND with Invalidate: imm holds the IETH R_Key */
+	SROCE_WR_LOCAL_INV = 8,	/* local: invalidate a key (no packet) */
+	SROCE_WR_BIND_MW = 9,	/* local: bind a memory window (no packet) */
+	SROCE_WR_OP_COUNT = 10,
 };
 
 /* The QP's transport service (struct sroce_sq_params.transport). */
@@ -78,7 +83,8 @@ enum sroce_wc_status {
 	SROCE_WC_REM_OP_ERR = 8,
 	SROCE_WC_RETRY_EXC_ERR = 9,
 	SROCE_WC_RNR_RETRY_EXC_ERR = 10,
-	SROCE_WC_STATUS_COUNT = 11,
+	SROCE_WC_MW_BIND_ERR = 11,
+	SROCE_WC_STATUS_COUNT = 12,
 };
 
 /* What a call asks of the caller. */
@@ -89,7 +95,8 @@ enum sroce_sq_action {
 	SROCE_SQ_ACCEPT = 3,	/* response consumed; pull completions */
 	SROCE_SQ_PLACE = 4,	/* place response data, then sroce_comp_placed() */
 	SROCE_SQ_DROP = 5,	/* response dropped: ret.reason */
-	SROCE_SQ_ACTION_COUNT = 6,
+	SROCE_SQ_LOCAL = 6,	/* carry out WQE pkt.wqe's local operation, then sroce_req_local_done() */
+	SROCE_SQ_ACTION_COUNT = 7,
 };
 
 /* Why the requester may not send (SROCE_SQ_BLOCKED). */
@@ -169,6 +176,7 @@ enum sroce_sq_rule {
 	SROCE_SQR_UD_OP,	/* UD: only SEND and SEND with immediate; else LOC_QP_OP_ERR */
 	SROCE_SQR_UC_SEND,	/* UC: RC's packets, no AckReq, window, credits or timer; done once sent */
 	SROCE_SQR_UC_OP,	/* UC: SEND and WRITE (with immediate) only; else LOC_QP_OP_ERR */
+	SROCE_SQR_LOCAL_OP,	/* local-op: BIND_MW, LOCAL_INV run when reached, complete in order */
 	SROCE_SQR_COUNT,
 };
 
@@ -194,7 +202,7 @@ struct sroce_sq_wqe {
 	uint64_t compare;	/* ATOMIC compare value */
 	uint32_t length;	/* message length in bytes (ATOMIC: 8) */
 	uint32_t rkey;
-	uint32_t imm;		/* immediate data, as it goes on the wire */
+	uint32_t imm;		/* immediate data or the IETH R_Key, as on the wire */
 	uint8_t op;		/* enum sroce_wr_op */
 	uint8_t flags;		/* SROCE_WF_* */
 	uint8_t pad0[2];
@@ -383,6 +391,15 @@ void sroce_req_unsend(struct sroce_sq_qp *sq);
  * it has, and the requester stops.
  */
 struct sroce_sq_ret sroce_req_wqe_error(struct sroce_sq_qp *sq, uint8_t status);
+
+/**
+ * sroce_req_local_done() - the local operation (BIND_MW, LOCAL_INV) the
+ * last SROCE_SQ_LOCAL handed out was carried out (SROCE_WC_SUCCESS) or
+ * failed with @status.  It completes in send queue order; a failure
+ * completes it with @status and moves the QP to Error, as a local error.
+ * SROCE_SQ_ACCEPT means completions may be pulled.
+ */
+struct sroce_sq_ret sroce_req_local_done(struct sroce_sq_qp *sq, uint8_t status);
 
 /** sroce_req_set_draining() - SQD: start no new WQE while @on. */
 void sroce_req_set_draining(struct sroce_sq_qp *sq, uint8_t on);

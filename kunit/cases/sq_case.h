@@ -27,6 +27,7 @@ enum sroce_sq_step_op {
 	SQ_POST_ERROR,	/* post one WQE refused with status */
 	SQ_NEXT_PASS,	/* as SQ_NEXT, the value-th through sroce_req_next_last() */
 	SQ_NEXT_AGED,	/* as SQ_NEXT, each with SROCE_REQ_HINT_TIMER_AGED */
+	SQ_LOCAL_DONE,	/* report the local operation handed out: status */
 };
 
 /* An expected request packet: every field is compared. */
@@ -182,6 +183,7 @@ SROCE_EXTERN_C_END
 #define DRAIN(on_, ...) { .op = SQ_DRAIN, .value = (on_), __VA_ARGS__ }
 #define PULL(...) { .op = SQ_PULL, __VA_ARGS__ }
 #define POST_ERROR(st_) { .op = SQ_POST_ERROR, .status = (st_) }
+#define LOCAL_DONE(st_, ...) { .op = SQ_LOCAL_DONE, .status = SROCE_WC_##st_, __VA_ARGS__ }
 
 /* Step fields. */
 #define WF(f) .wflags = (f)
@@ -246,6 +248,7 @@ SROCE_EXTERN_C_END
 #define FLUSHED(wqe_) CQE_R(wqe_, WR_FLUSH_ERR, 0, 1, FLUSH, 0)
 #define CQE_UD(wqe_, len_, sig_) CQE_R(wqe_, SUCCESS, len_, sig_, UD_SEND, 0)
 #define CQE_UC(wqe_, len_, sig_) CQE_R(wqe_, SUCCESS, len_, sig_, UC_SEND, 0)
+#define CQE_LOCAL(wqe_, sig_) CQE_R(wqe_, SUCCESS, 0, sig_, LOCAL_OP, 0)
 
 /* A duplicate ACK of "nothing" that lifts the credit limit (0x1F). */
 #define UNLIMITED_CREDITS() \

@@ -127,6 +127,8 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 		return none;
 	case SQ_WQE_ERROR:
 		return sroce_req_wqe_error(&ws->sq, s->status);
+	case SQ_LOCAL_DONE:
+		return sroce_req_local_done(&ws->sq, s->status);
 	case SQ_FLUSH:
 		sroce_sq_flush(&ws->sq);
 		return none;

@@ -14,7 +14,10 @@
 #include "sq_ud.h"
 #include "ud.h"
 #include "sq_uc.h"
+#include "sq_local.h"
 #include "uc.h"
+#include "mw_case.h"
+#include "mw.h"
 #include "utest_cases.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -42,6 +45,7 @@ const struct sroce_sq_suite sroce_sq_suites[] = {
 	{ "completer", sroce_sq_cases_completer, N(sroce_sq_cases_completer) },
 	{ "ud", sroce_sq_cases_ud, N(sroce_sq_cases_ud) },
 	{ "uc", sroce_sq_cases_uc, N(sroce_sq_cases_uc) },
+	{ "local", sroce_sq_cases_local, N(sroce_sq_cases_local) },
 };
 const unsigned int sroce_sq_nsuites = N(sroce_sq_suites);
 
@@ -49,5 +53,7 @@ const struct sroce_ud_case *const sroce_ud_table = sroce_ud_cases;
 const unsigned int sroce_nud = N(sroce_ud_cases);
 const struct sroce_ud_qkey_case *const sroce_ud_qkey_table = sroce_ud_qkey_cases;
 const unsigned int sroce_nud_qkey = N(sroce_ud_qkey_cases);
+const struct sroce_mw_case *const sroce_mw_table = sroce_mw_cases;
+const unsigned int sroce_nmw = N(sroce_mw_cases);
 const struct sroce_uc_case *const sroce_uc_table = sroce_uc_cases;
 const unsigned int sroce_nuc = N(sroce_uc_cases);

@@ -171,4 +171,17 @@ INSTANTIATE_TEST_SUITE_P(Uc, UcReceive, ::testing::ValuesIn(UcRows()),
                            return Sanitize(i.param->name);
                          });
 
+// The memory window decisions (kunit/cases/mw.h).
+class MwDecision : public ::testing::TestWithParam<const sroce_mw_case*> {};
+TEST_P(MwDecision, Case) { sroce_mw_case_run(GetParam(), &kChecker); }
+std::vector<const sroce_mw_case*> MwRows() {
+  std::vector<const sroce_mw_case*> v;
+  for (unsigned i = 0; i < sroce_nmw; i++) v.push_back(&sroce_mw_table[i]);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Mw, MwDecision, ::testing::ValuesIn(MwRows()),
+                         [](const ::testing::TestParamInfo<const sroce_mw_case*>& i) {
+                           return Sanitize(i.param->name);
+                         });
+
 }  // namespace

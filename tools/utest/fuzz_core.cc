@@ -95,6 +95,17 @@ int FuzzSendQueue(Reader& in) {
             Check(!(h & SROCE_REQ_HINT_TIMER_AGED));
             Check(sroce_sq_next_psn(&sq) != sroce_psn_add(sroce_sq_acked_psn(&sq), 1));
           }
+          if (r.action == SROCE_SQ_LOCAL) {
+            // A local operation: it names a WQE outstanding, and it is
+            // reported as carried out or failed (or, now and then, not
+            // yet: it must then come back).
+            Check(pkt.wqe - retired < posted - retired);
+            uint8_t st = in.U8();
+            if (st < 200) r = sroce_req_local_done(&sq, st < 150 ? 0 : st % SROCE_WC_STATUS_COUNT);
+            else if (st < 210) r = sroce_req_local_done(&sq, st);  // out of range
+            else break;
+            continue;
+          }
           if (r.action != SROCE_SQ_SEND) break;
           Check(pkt.wqe - retired < posted - retired);
           Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));

@@ -7,6 +7,7 @@
 #include "sq_case.h"
 #include "ud_case.h"
 #include "uc_case.h"
+#include "mw_case.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,8 @@ extern const struct sroce_ud_case *const sroce_ud_table;
 extern const unsigned int sroce_nud;
 extern const struct sroce_ud_qkey_case *const sroce_ud_qkey_table;
 extern const unsigned int sroce_nud_qkey;
+extern const struct sroce_mw_case *const sroce_mw_table;
+extern const unsigned int sroce_nmw;
 extern const struct sroce_uc_case *const sroce_uc_table;
 extern const unsigned int sroce_nuc;
 

@@ -51,7 +51,7 @@ uint32_t SendQueue::Find(uint32_t psn) const {
 }
 
 // The WQE at una_ completes with @status.
-void SendQueue::Complete(uint32_t pos, uint8_t status, uint8_t rule) {
+inline __attribute__((always_inline)) void SendQueue::Retire(uint32_t pos, uint8_t status, uint8_t rule) {
   sroce_sq_wqe& w = At(pos);
   if (IsReadAtomic(w.op) && w.state == kWqeStarted && rd_outstanding_) rd_outstanding_--;
   w.state = kWqeDone;
@@ -59,7 +59,25 @@ void SendQueue::Complete(uint32_t pos, uint8_t status, uint8_t rule) {
   w.rule = rule;
   stats_.completions[status]++;
   una_ = pos + 1;
-  if (cur_.pos == pos) cur_ = Cursor{una_, una_ == sent_ ? next_psn_ : At(una_).first_psn, 0};
+  if (cur_.pos == pos) {
+    cur_ = Cursor{una_, una_ == sent_ ? next_psn_ : At(una_).first_psn, 0};
+    SkipLocal();
+  }
+}
+
+// local-op: the local operations carried out behind the WQE that just
+// completed complete too, in order, once everything before them has.
+__attribute__((noinline, cold)) void SendQueue::RetireLocals(uint8_t status) {
+  if (status != SROCE_WC_SUCCESS) return;  // Fail() flushes them
+  while (una_ != sent_ && At(una_).state == kWqeLocalDone) {
+    local_done_--;
+    Retire(una_, SROCE_WC_SUCCESS, SROCE_SQR_LOCAL_OP);
+  }
+}
+
+void SendQueue::Complete(uint32_t pos, uint8_t status, uint8_t rule) {
+  Retire(pos, status, rule);
+  if (local_done_) RetireLocals(status);
 }
 
 // 10.10.2: the WQE at @pos (the oldest incomplete one) fails; the QP goes
@@ -79,6 +97,8 @@ void SendQueue::Flush() {
   undo_valid_ = false;
   placing_ = false;
   rnr_wait_ = false;
+  local_pending_ = false;
+  local_done_ = 0;
   for (uint32_t pos = una_; pos != prod_; pos++) {
     sroce_sq_wqe& w = At(pos);
     w.state = kWqeDone;
@@ -115,7 +135,14 @@ bool SendQueue::AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied) {
   bool moved = false;
   while (una_ != sent_) {
     sroce_sq_wqe& w = At(una_);
-    if (w.state == kWqeFailed || sroce_psn_diff(psn, w.first_psn) < 0) break;
+    if (w.state >= kWqeFailed) {  // one compare for both, off the common path
+      if (w.state != kWqeLocalDone) break;  // failed: Progress() fails it
+      // local-op: carried out, and everything before it is complete.
+      local_done_--;
+      Retire(una_, SROCE_WC_SUCCESS, SROCE_SQR_LOCAL_OP);
+      continue;
+    }
+    if (sroce_psn_diff(psn, w.first_psn) < 0) break;
     if (IsReadAtomic(w.op)) {
       *implied = sroce_psn_add(acked_psn_, 1);
       if (sroce_psn_diff(*implied, w.first_psn) < 0) {
@@ -136,7 +163,7 @@ bool SendQueue::AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied) {
     }
     if (sroce_psn_diff(last, acked_psn_) > 0) acked_psn_ = last;
     moved = true;
-    Complete(una_, SROCE_WC_SUCCESS, rule);
+    Retire(una_, SROCE_WC_SUCCESS, rule);
   }
   if (moved) Progress();
   return true;
@@ -152,7 +179,8 @@ void SendQueue::Progress() {
   rnr_left_ = params_.rnr_retry;
   retry_valid_ = false;
   if (una_ != sent_ && At(una_).state == kWqeFailed) {
-    Fail(una_, At(una_).status, SROCE_SQR_LOCAL_ERR);
+    // Its rule: the local error, or the operation, that failed it.
+    Fail(una_, At(una_).status, At(una_).rule ? At(una_).rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR));
     return;
   }
   // A requester rewound behind what is now acknowledged resumes after it.

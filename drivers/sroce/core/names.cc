@@ -40,7 +40,7 @@ constexpr const char* kSqRuleNames[] = {
     "9.7.5.2-fatal-nak", "9.7.6.1-timeout", "9.7.6.1-retry-cnt", "9.7.6.1-rnr-retry",
     "9.7.6.1-timer", "9.7.6.1-ghost",     "10.10.2-local-err", "10.10.2-flush",
     "ud-send",       "ud-length",         "ud-op",             "uc-send",
-    "uc-op",
+    "uc-op",         "local-op",
 };
 static_assert(sizeof(kSqRuleNames) / sizeof(kSqRuleNames[0]) == SROCE_SQR_COUNT, "sq rules");
 
@@ -59,6 +59,7 @@ static_assert(sizeof(kCompDropNames) / sizeof(kCompDropNames[0]) == SROCE_CDROP_
 constexpr const char* kWcStatusNames[] = {
     "success", "loc_len_err", "loc_qp_op_err", "loc_prot_err", "wr_flush_err", "bad_resp_err",
     "rem_inv_req_err", "rem_access_err", "rem_op_err", "retry_exc_err", "rnr_retry_exc_err",
+    "mw_bind_err",
 };
 static_assert(sizeof(kWcStatusNames) / sizeof(kWcStatusNames[0]) == SROCE_WC_STATUS_COUNT,
               "wc status");

@@ -27,19 +27,17 @@ constexpr Opcodes kWrite = {SROCE_OP_WRITE_FIRST, SROCE_OP_WRITE_MIDDLE, SROCE_O
                             SROCE_OP_WRITE_ONLY};
 constexpr Opcodes kWriteImm = {SROCE_OP_WRITE_FIRST, SROCE_OP_WRITE_MIDDLE,
                                SROCE_OP_WRITE_LAST_IMM, SROCE_OP_WRITE_ONLY_IMM};
+constexpr Opcodes kSendInv = {SROCE_OP_SEND_FIRST, SROCE_OP_SEND_MIDDLE, SROCE_OP_SEND_LAST_INV,
+                              SROCE_OP_SEND_ONLY_INV};
 
-const Opcodes& OpcodesOf(uint8_t op) {
-  switch (op) {
-    case SROCE_WR_SEND_IMM:
-      return kSendImm;
-    case SROCE_WR_WRITE:
-      return kWrite;
-    case SROCE_WR_WRITE_IMM:
-      return kWriteImm;
-    default:
-      return kSend;
-  }
-}
+// By operation (enum sroce_wr_op); READ, ATOMIC and the local operations
+// never use theirs.  A table: one load on the packet path.
+constexpr Opcodes kOpcodesOf[SROCE_WR_OP_COUNT] = {
+    kSend, kSendImm, kWrite, kWriteImm, kSend, kSend, kSend, kSendInv, kSend, kSend,
+};
+static_assert(SROCE_WR_SEND == 0 && SROCE_WR_SEND_IMM == 1 && SROCE_WR_WRITE == 2 &&
+                  SROCE_WR_WRITE_IMM == 3 && SROCE_WR_SEND_INV == 7,
+              "kOpcodesOf follows enum sroce_wr_op");
 
 }  // namespace
 
@@ -90,6 +88,9 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   place_psn_ = 0;
   undo_ = ReqSnapshot{};
   undo_valid_ = false;
+  local_pending_ = false;
+  local_pos_ = 0;
+  local_done_ = 0;
 }
 
 uint32_t SendQueue::Post(uint32_t n) {
@@ -141,13 +142,14 @@ void SendQueue::ReachFailed() {
 //    C10-93.1.1 would complete it successfully without sending it, as
 //    stock rxe does; sroce reports it instead, so the sender learns why
 //    nothing arrived;
-//  - uc-op: on UC, a READ or ATOMIC (UC has SEND and WRITE only).
+//  - uc-op: on UC, a READ, an ATOMIC or a SEND with Invalidate (UC has
+//    SEND and WRITE only; its local operations are carried out).
 void SendQueue::Refuse() {
   sroce_sq_wqe& w = At(sent_);
   if (w.state != kWqePosted) return;
   bool send = w.op == SROCE_WR_SEND || w.op == SROCE_WR_SEND_IMM;
   if (Uc()) {
-    if (IsReadAtomic(w.op)) {
+    if (IsReadAtomic(w.op) || w.op == SROCE_WR_SEND_INV) {
       w.state = kWqeFailed;
       w.status = SROCE_WC_LOC_QP_OP_ERR;
       w.rule = SROCE_SQR_UC_OP;
@@ -245,7 +247,7 @@ void SendQueue::Build(const Cursor& c, sroce_req_pkt* pkt) const {
     }
     return;
   }
-  const Opcodes& ops = OpcodesOf(w.op);
+  const Opcodes& ops = kOpcodesOf[w.op < SROCE_WR_OP_COUNT ? w.op : 0];
   bool first = c.off == 0;
   uint32_t left = w.length - c.off;
   bool last = left <= pmtu_;
@@ -260,7 +262,7 @@ void SendQueue::Build(const Cursor& c, sroce_req_pkt* pkt) const {
     pkt->dma_len = w.length;
   }
   if (last) {
-    if (w.op == SROCE_WR_SEND_IMM || w.op == SROCE_WR_WRITE_IMM) pkt->imm = w.imm;
+    if (HasImmOrIeth(w.op)) pkt->imm = w.imm;
     if ((w.flags & SROCE_WF_SOLICITED) && w.op != SROCE_WR_WRITE) pkt->flags |= SROCE_PF_SOLICITED;
   }
 }
@@ -342,6 +344,80 @@ uint8_t SendQueue::AckReqRule(uint8_t hints) const {
   return SROCE_SQR_NONE;
 }
 
+// local-op: the requester reached a local operation (BIND_MW,
+// LOCAL_INV): the caller carries it out now, in send queue order, behind
+// the gates a new message has (fence, draining, a stopped requester).  It
+// spans no PSN, and the requester goes on past it once the caller has
+// reported (LocalDone()); it completes when everything before it has.
+SqRet SendQueue::StartLocal(sroce_req_pkt* pkt) {
+  if (!local_pending_) {
+    sroce_sq_wqe& w = At(sent_);
+    w.state = kWqeStarted;
+    w.first_psn = next_psn_;
+    w.npsn = 0;
+    local_pos_ = sent_;
+    local_pending_ = true;
+    stopped_ = true;  // nothing goes until it is reported (Gate())
+    undo_valid_ = false;
+    sent_++;
+    cur_ = Cursor{sent_, next_psn_, 0};
+  }
+  *pkt = sroce_req_pkt{};
+  pkt->wqe = local_pos_;
+  pkt->psn = At(local_pos_).first_psn;
+  pkt->rule = SROCE_SQR_LOCAL_OP;
+  return Make(SROCE_SQ_LOCAL, SROCE_BLK_NONE, SROCE_SQR_LOCAL_OP);
+}
+
+// A go-back-N walks the WQEs again: a local operation, carried out once,
+// spans no PSN and is passed over.  Called wherever the cursor moves onto
+// a WQE already started other than by Next() starting it.
+void SendQueue::SkipLocal() {
+  while (cur_.pos != sent_ && IsLocal(At(cur_.pos).op) && At(cur_.pos).npsn == 0 &&
+         !(local_pending_ && cur_.pos == local_pos_))
+    cur_.pos++;
+}
+
+SqRet SendQueue::LocalDone(uint8_t status) {
+  SqRet r = Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_LOCAL_OP);
+  if (!local_pending_) return r;
+  local_pending_ = false;
+  sroce_sq_wqe& w = At(local_pos_);
+  if (error_ || w.state != kWqeStarted) return r;  // flushed meanwhile
+  if (status == SROCE_WC_SUCCESS) {
+    stopped_ = false;
+    if (local_pos_ == una_) {
+      Complete(una_, SROCE_WC_SUCCESS, SROCE_SQR_LOCAL_OP);
+      r.action = SROCE_SQ_ACCEPT;
+    } else {  // una_ never rests on one: Complete() retires it with the WQE before
+      w.state = kWqeLocalDone;
+      local_done_++;
+    }
+    return r;
+  }
+  // 10.10.2: as a local error in a packet.
+  if (status >= SROCE_WC_STATUS_COUNT) status = SROCE_WC_LOC_QP_OP_ERR;
+  return Stop(local_pos_, status, SROCE_SQR_LOCAL_OP);
+}
+
+// 10.10.2: the started WQE at @pos failed locally: the requester stops,
+// and the WQE completes with @status once it is the oldest (at once if it
+// is: SROCE_SQ_ACCEPT), moving the QP to Error.
+SqRet SendQueue::Stop(uint32_t pos, uint8_t status, uint8_t rule) {
+  SqRet r = Make(SROCE_SQ_IDLE, SROCE_BLK_ERROR, rule);
+  sroce_sq_wqe& w = At(pos);
+  w.state = kWqeFailed;
+  w.status = status;
+  w.rule = rule;
+  stopped_ = true;
+  if (pos == una_) {
+    Fail(pos, status, rule);
+    r.action = SROCE_SQ_ACCEPT;
+    TimerAfter(&r);
+  }
+  return r;
+}
+
 SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_valid_ = false;
   if (Unreliable() && !error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ && !draining_)
@@ -356,6 +432,9 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   }
   uint8_t blk = Gate(cur_);
   if (blk != SROCE_BLK_NONE) {
+    // A local operation handed out and not reported yet (it stopped the
+    // requester): hand it out again.
+    if (local_pending_ && !error_) return StartLocal(pkt);
     stats_.blocked[blk]++;
     uint8_t rule = blk == SROCE_BLK_WINDOW    ? SROCE_SQR_WINDOW
                    : blk == SROCE_BLK_ORD     ? SROCE_SQR_ORD
@@ -377,7 +456,12 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
                       stats_.retransmits, timer_running_, una_};
   undo_valid_ = true;
   bool retry = sroce_psn_diff(cur_.psn, next_psn_) < 0;
-  if (cur_.pos == sent_) Start(At(cur_.pos));
+  if (cur_.pos == sent_) {
+    // (A local operation last posted may have waited in HoldTail() for
+    // the response due: harmless, it could not complete before that.)
+    if (IsLocal(At(cur_.pos).op)) return StartLocal(pkt);
+    Start(At(cur_.pos));
+  }
   Build(cur_, pkt);
   Advance(*pkt);
 
@@ -412,6 +496,9 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   if (retry) {
     pkt->flags |= SROCE_PF_RETRY;
     stats_.retransmits++;
+    // Walking started WQEs again: the cursor may have moved onto a local
+    // operation (a new packet's cursor never does: one starts only there).
+    SkipLocal();
   }
   stats_.packets++;
   // 9.7.6.1: the retransmit timer runs from the first unacknowledged packet.
@@ -471,15 +558,8 @@ SqRet SendQueue::WqeError(uint8_t status) {
   } else if (IsReadAtomic(w.op) && rd_outstanding_) {
     rd_outstanding_--;
   }
-  w.state = kWqeFailed;
-  w.status = status ? status : static_cast<uint8_t>(SROCE_WC_LOC_PROT_ERR);
-  stopped_ = true;
-  if (pos == una_) {
-    Fail(pos, w.status, SROCE_SQR_LOCAL_ERR);
-    r.action = SROCE_SQ_ACCEPT;
-    TimerAfter(&r);
-  }
-  return r;
+  return Stop(pos, status ? status : static_cast<uint8_t>(SROCE_WC_LOC_PROT_ERR),
+              SROCE_SQR_LOCAL_ERR);
 }
 
 }  // namespace sroce

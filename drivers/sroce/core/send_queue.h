@@ -31,6 +31,8 @@ enum WqeState : uint8_t {
   kWqeStarted = 1,  // PSNs assigned, packets (partly) sent
   kWqeDone = 2,     // complete, status final
   kWqeFailed = 3,   // a local error: completes with its status once it is the oldest
+  kWqeLocalDone = 4,  // a local operation carried out: completes once it is the oldest
+  // (AckUpTo() relies on kWqeFailed and kWqeLocalDone being the last two.)
 };
 
 // Where the requester is: a WQE, the PSN of its next packet and the byte
@@ -73,8 +75,24 @@ inline bool IsReadAtomic(uint8_t op) {
 
 // Consumes a receive WQE at the responder: what credits count (9.7.7.2).
 inline bool NeedsCredit(uint8_t op) {
-  return op == SROCE_WR_SEND || op == SROCE_WR_SEND_IMM || op == SROCE_WR_WRITE_IMM;
+  constexpr uint32_t kMask = 1u << SROCE_WR_SEND | 1u << SROCE_WR_SEND_IMM |
+                             1u << SROCE_WR_WRITE_IMM | 1u << SROCE_WR_SEND_INV;
+  return (kMask >> op) & 1;
 }
+
+// Carries 4 bytes after the payload header on its last packet: ImmDt, or
+// the IETH of a SEND with Invalidate.
+inline bool HasImmOrIeth(uint8_t op) {
+  constexpr uint32_t kMask = 1u << SROCE_WR_SEND_IMM | 1u << SROCE_WR_WRITE_IMM |
+                             1u << SROCE_WR_SEND_INV;
+  return (kMask >> op) & 1;
+}
+
+// Carried out by the caller, with no packet: BIND_MW and LOCAL_INV.
+// (The two last operations: one compare on the packet path.)
+inline bool IsLocal(uint8_t op) { return op >= SROCE_WR_LOCAL_INV; }
+static_assert(SROCE_WR_BIND_MW == SROCE_WR_LOCAL_INV + 1 && SROCE_WR_OP_COUNT == SROCE_WR_BIND_MW + 1,
+              "the local operations are the last two");
 
 class SendQueue {
  public:
@@ -100,6 +118,7 @@ class SendQueue {
   SqRet Next(sroce_req_pkt* pkt, uint8_t hints);
   void Unsend();
   SqRet WqeError(uint8_t status);
+  SqRet LocalDone(uint8_t status);
   void SetDraining(bool on) { draining_ = on; }
 
   // Completer (completer.cc).
@@ -134,6 +153,9 @@ class SendQueue {
   bool AtEndOfWork(const Cursor& c) const;
   bool HoldTail(uint8_t hints) const;
   void ReachFailed();
+  SqRet StartLocal(sroce_req_pkt* pkt);
+  SqRet Stop(uint32_t pos, uint8_t status, uint8_t rule);
+  void SkipLocal();
   bool Ud() const { return params_.transport == SROCE_TRANSPORT_UD; }
   bool Uc() const { return params_.transport == SROCE_TRANSPORT_UC; }
   // UD and UC: nothing is acknowledged, retried or flow-controlled
@@ -146,6 +168,8 @@ class SendQueue {
   SqRet Accept(uint8_t rule);
   uint32_t Find(uint32_t psn) const;
   void Complete(uint32_t pos, uint8_t status, uint8_t rule);
+  void Retire(uint32_t pos, uint8_t status, uint8_t rule);
+  void RetireLocals(uint8_t status);
   void Fail(uint32_t pos, uint8_t status, uint8_t rule);
   bool AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied);
   void Progress();
@@ -210,6 +234,13 @@ class SendQueue {
   uint32_t place_psn_;
   ReqSnapshot undo_;
   bool undo_valid_;
+  // A local operation handed out (SROCE_SQ_LOCAL), its outcome not yet
+  // reported by sroce_req_local_done().
+  bool local_pending_;
+  uint32_t local_pos_;
+  // Local operations carried out and waiting to complete in order
+  // (kWqeLocalDone): zero on the fast path, so Complete() looks no further.
+  uint32_t local_done_;
 };
 
 }  // namespace sroce

@@ -60,6 +60,10 @@ sroce_sq_ret sroce_req_wqe_error(sroce_sq_qp* sq, uint8_t status) {
   return SendQueue::From(sq)->WqeError(status);
 }
 
+sroce_sq_ret sroce_req_local_done(sroce_sq_qp* sq, uint8_t status) {
+  return SendQueue::From(sq)->LocalDone(status);
+}
+
 void sroce_req_set_draining(sroce_sq_qp* sq, uint8_t on) {
   SendQueue::From(sq)->SetDraining(on != 0);
 }

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Memory windows: whether a bind, an invalidation or an access through a
+// window may go.  Rule tags are IBA Vol 1 compliance statements, or named
+// (enum sroce_mw_rule).
+#include "../../../include/sroce/mw_abi.h"
+
+#include "enforce.h"
+
+namespace {
+
+sroce_mw_verdict Verdict(uint8_t status, uint8_t state, uint32_t rkey, uint8_t rule) {
+  sroce_mw_verdict v = {};
+  v.status = status;
+  v.state = state;
+  v.rkey = rkey;
+  v.rule = rule;
+  return v;
+}
+
+// [va, va + len) inside [base, base + size), without overflow.
+bool Inside(uint64_t va, uint64_t len, uint64_t base, uint64_t size) {
+  return va >= base && len <= size && va - base <= size - len;
+}
+
+sroce_mw_verdict BindError(const sroce_mw_bind_in& in, uint8_t rule) {
+  return Verdict(SROCE_WC_MW_BIND_ERR, in.state, in.cur_rkey, rule);
+}
+
+constexpr const char* kRuleNames[] = {
+    "none",       "mw-bind",     "mw-key",       "mw-rights",    "C10-72",
+    "C10-73",     "C10-74",      "C10-75",       "o10-36.2.2",   "o10-37.2.26",
+    "o10-37.2.30", "o10-37.2.40", "mw-invalidate", "mw-access",
+};
+static_assert(sizeof(kRuleNames) / sizeof(kRuleNames[0]) == SROCE_MWR_COUNT, "mw rules");
+
+}  // namespace
+
+extern "C" {
+
+sroce_mw_verdict sroce_mw_bind(const sroce_mw_bind_in* in_p) {
+  const sroce_mw_bind_in in = *in_p;
+  // mw-key: the window is named by the key it has now.
+  if (in.wr_mw_rkey != in.cur_rkey) return BindError(in, SROCE_MWR_KEY);
+  // mw-rights: remote rights only (a window is never zero-based here).
+  if (in.access & ~(SROCE_MWA_WINDOW | SROCE_MWA_ZERO_BASED)) return BindError(in, SROCE_MWR_RIGHTS);
+  if (in.type == 1) {
+    if (in.access & SROCE_MWA_ZERO_BASED) return BindError(in, SROCE_MWR_O10_36_2_2);
+  } else {
+    if (in.state != SROCE_MW_FREE) return BindError(in, SROCE_MWR_O10_37_2_30);
+    if (!in.qp_pd_match) return BindError(in, SROCE_MWR_C10_72);
+    if (in.length == 0) return BindError(in, SROCE_MWR_O10_37_2_40);
+    // Zero-based type 2 windows are not offered.
+    if (in.access & SROCE_MWA_ZERO_BASED) return BindError(in, SROCE_MWR_RIGHTS);
+  }
+  uint32_t rkey = (in.cur_rkey & ~0xffu) | (in.wr_rkey & 0xffu);
+  if (in.length == 0)  // type 1 unbind: valid, covering nothing
+    return Verdict(SROCE_WC_SUCCESS, SROCE_MW_VALID, rkey, SROCE_MWR_BIND);
+  if (!in.mr_found || !in.mr_pd_match) return BindError(in, SROCE_MWR_KEY);
+  if (!(in.mr_access & SROCE_MWA_MW_BIND)) return BindError(in, SROCE_MWR_C10_73);
+  if ((in.access & (SROCE_MWA_REMOTE_WRITE | SROCE_MWA_REMOTE_ATOMIC)) &&
+      !(in.mr_access & SROCE_MWA_LOCAL_WRITE))
+    return BindError(in, SROCE_MWR_C10_74);
+  if (!Inside(in.addr, in.length, in.mr_iova, in.mr_length)) return BindError(in, SROCE_MWR_C10_75);
+  return Verdict(SROCE_WC_SUCCESS, SROCE_MW_VALID, rkey, SROCE_MWR_BIND);
+}
+
+sroce_mw_verdict sroce_mw_invalidate(const sroce_mw_inv_in* in_p) {
+  const sroce_mw_inv_in in = *in_p;
+  if (in.type == 1) return Verdict(SROCE_WC_LOC_QP_OP_ERR, in.state, in.cur_rkey, SROCE_MWR_O10_37_2_26);
+  if (in.rkey != in.cur_rkey || in.state != SROCE_MW_VALID || !in.qp_match)
+    return Verdict(SROCE_WC_LOC_QP_OP_ERR, in.state, in.cur_rkey, SROCE_MWR_INVALIDATE);
+  return Verdict(SROCE_WC_SUCCESS, SROCE_MW_FREE, in.cur_rkey, SROCE_MWR_INVALIDATE);
+}
+
+sroce_mw_verdict sroce_mw_access(const sroce_mw_access_in* in_p) {
+  const sroce_mw_access_in in = *in_p;
+  bool ok = in.rkey == in.cur_rkey && in.state == SROCE_MW_VALID && in.pd_match &&
+            (in.type == 1 || in.qp_match) && in.want && (in.access & in.want) == in.want &&
+            Inside(in.va, in.len, in.addr, in.length);
+  return Verdict(ok ? SROCE_WC_SUCCESS : SROCE_WC_REM_ACCESS_ERR, in.state, in.cur_rkey,
+                 SROCE_MWR_ACCESS);
+}
+
+const char* sroce_mw_rule_name(uint8_t rule) {
+  return rule < SROCE_MWR_COUNT ? kRuleNames[rule] : "invalid";
+}
+
+}  // extern "C"

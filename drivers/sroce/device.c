@@ -77,6 +77,7 @@ static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)
 	a->max_cq = 0x4000;
 	a->max_cqe = 32767;
 	a->max_mr = 0x4000;
+	a->max_mw = 0x4000;
 	a->max_pd = 0x7ffc;
 	a->max_qp_rd_atom = SROCE_MAX_QP_RD_ATOM;
 	a->max_qp_init_rd_atom = SROCE_MAX_QP_RD_ATOM;
@@ -91,6 +92,8 @@ static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)
 	a->max_srq_sge = 27;
 	a->max_pkeys = 64;
 	a->local_ca_ack_delay = 15;
+	/* Memory windows of both types (mw.c). */
+	a->device_cap_flags = IB_DEVICE_MEM_WINDOW | IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&a->sys_image_guid, ndev->dev_addr);
 }
@@ -222,6 +225,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.alloc_ucontext = sroce_alloc_ucontext,
 	.attach_mcast = sroce_attach_mcast,
 	.create_ah = sroce_create_ah,
+	.alloc_mw = sroce_alloc_mw,
 	.create_cq = sroce_create_cq,
 	.create_qp = sroce_create_qp,
 	.create_srq = sroce_create_srq,
@@ -229,6 +233,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.dealloc_driver = sroce_dealloc_driver,
 	.dealloc_pd = sroce_dealloc_pd,
 	.dealloc_ucontext = sroce_dealloc_ucontext,
+	.dealloc_mw = sroce_dealloc_mw,
 	.dereg_mr = sroce_dereg_mr,
 	.destroy_ah = sroce_destroy_ah,
 	.destroy_cq = sroce_destroy_cq,
@@ -256,6 +261,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, sroce_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, sroce_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, sroce_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, sroce_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sroce_srq, ibsrq),
@@ -316,6 +322,7 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&sdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&sdev->ah_xa, XA_FLAGS_ALLOC1);
 	spin_lock_init(&sdev->atomic_lock);
+	spin_lock_init(&sdev->mw_lock);
 	sroce_mcast_init(sdev);
 	sroce_init_attr(sdev, ndev);
 	sroce_set_mtu(sdev, ndev->mtu);

@@ -37,10 +37,8 @@
 
 /* The access bits an MR keeps; IB_ACCESS_HUGETLB is only a hint. */
 #define SROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_MW_BIND)
 #define SROCE_MR_ACCESS_ACCEPTED (SROCE_MR_ACCESS | IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
-
-#define SROCE_MR_INDEX_MAX 0xffffff
 
 int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
@@ -117,7 +115,7 @@ static int sroce_mr_publish(struct sroce_dev *sdev, struct ib_pd *ibpd, struct s
 	refcount_set(&mr->refs, 1);
 	init_completion(&mr->released);
 	err = xa_alloc_cyclic(&sdev->mr_xa, &index, NULL,
-			      XA_LIMIT(1, SROCE_MR_INDEX_MAX), &sdev->mr_next, GFP_KERNEL);
+			      XA_LIMIT(1, SROCE_KEY_INDEX_MAX), &sdev->mr_next, GFP_KERNEL);
 	if (err < 0)
 		return err;
 
@@ -219,7 +217,17 @@ struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access)
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct sroce_mr *mr = to_smr(ibmr);
+	struct sroce_dev *sdev = mr->sdev;
+	bool busy;
 
+	/* A window bound onto it keeps it (IBA 10.6.7.2): unbind first. */
+	spin_lock_bh(&sdev->mw_lock);
+	busy = mr->num_mw;
+	if (!busy)
+		mr->dying = true;	/* no window binds onto it from now on */
+	spin_unlock_bh(&sdev->mw_lock);
+	if (busy)
+		return -EBUSY;
 	xa_erase(&mr->sdev->mr_xa, ibmr->lkey >> 8);
 	sroce_mr_put(mr);
 	wait_for_completion(&mr->released);
@@ -241,6 +249,8 @@ struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 k
 
 	rcu_read_lock();
 	mr = xa_load(&sdev->mr_xa, key >> 8);
+	if (xa_pointer_tag(mr))		/* a memory window's key (mw.c) */
+		mr = NULL;
 	if (!mr || mr->ibmr.rkey != key || mr->ibmr.pd != &pd->ibpd ||
 	    (mr->access & access) != access || !sroce_mr_covers(mr, iova, len) ||
 	    !refcount_inc_not_zero(&mr->refs))

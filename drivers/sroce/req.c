@@ -164,6 +164,12 @@ bool sroce_req_run(struct sroce_qp *qp)
 		if (sroce_sq_timer_aged(qp))
 			hints |= SROCE_REQ_HINT_TIMER_AGED;
 		r = sroce_req_next_hint(&s->core, &pkt, hints);
+		if (r.action == SROCE_SQ_LOCAL) {	/* BIND_MW, LOCAL_INV */
+			r = sroce_req_local_done(&s->core, sroce_mw_local_op(qp, pkt.wqe));
+			sroce_sq_timer_apply(qp, &r);
+			n++;
+			continue;
+		}
 		if (r.action != SROCE_SQ_SEND) {
 			/* Aged just now: the next call carries the hint, so this ends. */
 			if (r.action == SROCE_SQ_BLOCKED && r.reason == SROCE_BLK_HOLD &&

@@ -228,8 +228,20 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	if (err != SROCE_EXEC_OK)
 		return err;
 	if (xf & SROCE_XF_LAST) {
+		enum ib_wc_status status = IB_WC_SUCCESS;
+
+		/*
+		 * SEND with Invalidate: its key (a window bound to this QP) is
+		 * invalidated before the completion.  A key that cannot be
+		 * completes the receive REM_INV_REQ_ERR, as stock rxe does.
+		 */
+		if (pkt->has_inv &&
+		    sroce_mw_invalidate_rkey(qp, be32_to_cpu(pkt->imm_data)) != SROCE_WC_SUCCESS) {
+			sroce_count(qp->sdev, SROCE_CNT_RESP_INV_FAILED);
+			status = IB_WC_REM_INV_REQ_ERR;
+		}
 		sroce_resp_release_wqe(qp);
-		sroce_resp_recv_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV, resp->recv_offset, pkt);
+		sroce_resp_recv_cqe(qp, status, IB_WC_RECV, resp->recv_offset, pkt);
 	}
 	return SROCE_EXEC_OK;
 }
@@ -261,7 +273,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 			return SROCE_EXEC_REM_ACCESS;
 		/* The whole RETH range, before any byte is placed (C9-124). */
 		if (pkt->reth_len) {
-			mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_WRITE,
+			mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_WRITE,
 					  pkt->reth_va, pkt->reth_len);
 			if (!mr)
 				return SROCE_EXEC_REM_ACCESS;
@@ -284,7 +296,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 			return err;
 	}
 	if (pkt->payload_len) {
-		mr = sroce_mr_get(qp->sdev, qp->pd, resp->write_rkey, IB_ACCESS_REMOTE_WRITE,
+		mr = sroce_rkey_get(qp, resp->write_rkey, IB_ACCESS_REMOTE_WRITE,
 				  resp->write_va, pkt->payload_len);
 		if (!mr)
 			return SROCE_EXEC_REM_ACCESS;		/* C9-124 */
@@ -314,7 +326,7 @@ static int sroce_exec_read(struct sroce_qp *qp, struct sk_buff *skb)
 		return SROCE_EXEC_REM_ACCESS;
 	if (!pkt->reth_len)
 		return SROCE_EXEC_OK;
-	mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_READ,
+	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_READ,
 			  pkt->reth_va, pkt->reth_len);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
@@ -334,7 +346,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 		return SROCE_EXEC_REM_ACCESS;
 	if (pkt->reth_va & 7)
 		return SROCE_EXEC_INVALID;		/* misaligned atomic */
-	mr = sroce_mr_get(qp->sdev, qp->pd, pkt->reth_rkey, IB_ACCESS_REMOTE_ATOMIC,
+	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_ATOMIC,
 			  pkt->reth_va, 8);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
@@ -417,7 +429,7 @@ static void sroce_send_read_response(struct sroce_qp *qp, const struct sroce_res
 	struct sroce_mr *mr = NULL;
 
 	if (d->length) {
-		mr = sroce_mr_get(qp->sdev, qp->pd, d->rkey, IB_ACCESS_REMOTE_READ, d->va,
+		mr = sroce_rkey_get(qp, d->rkey, IB_ACCESS_REMOTE_READ, d->va,
 				  d->length);
 		if (!mr) {
 			sroce_resp_read_failed(&qp->resp.core, SROCE_EXEC_REM_ACCESS);

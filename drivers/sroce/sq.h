@@ -30,6 +30,18 @@ struct sroce_swqe {
 	u32 length;			/* message bytes */
 	bool is_inline;
 	void *data;			/* struct rxe_sge[num_sge], or the inline bytes */
+	/* BIND_MW: the window and its MR, as posted; LOCAL_INV: the key. */
+	union {
+		struct {
+			u64 addr;
+			u64 length;
+			u32 mr_lkey;
+			u32 mw_rkey;	/* the window, by its key now */
+			u32 rkey;	/* its next key (low 8 bits) */
+			u32 access;
+		} mw;
+		u32 inv_rkey;
+	};
 	/* UD: where the datagram goes, from the WQE and its AH. */
 	u32 remote_qpn;
 	u32 qkey;			/* for the DETH: sroce_ud_deth_qkey() applied */

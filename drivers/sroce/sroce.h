@@ -96,6 +96,7 @@ enum sroce_counter {
 	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
 	SROCE_CNT_SQ_TIMER_GRACE,	/* retransmit expiries given a run-on (timers.c) */
 	SROCE_CNT_UD_RX_ERRORS,		/* UD receives completed in error (too long, bad WQE) */
+	SROCE_CNT_RESP_INV_FAILED,	/* SENDs with Invalidate whose key could not be */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -115,7 +116,7 @@ struct sroce_dev {
 	enum ib_mtu active_mtu;
 	struct xarray qp_xa;		/* QPN -> struct sroce_qp, RCU lookups */
 	u32 qp_next;			/* cyclic QPN allocation hint (xa_lock) */
-	struct xarray mr_xa;		/* key >> 8 -> struct sroce_mr, RCU lookups */
+	struct xarray mr_xa;		/* key >> 8 -> struct sroce_mr or a window (mw.c), RCU */
 	u32 mr_next;			/* (xa_lock of mr_xa) */
 	struct xarray ah_xa;		/* AH number -> struct sroce_ah_av, RCU lookups (ah.c) */
 	u32 ah_next;			/* (xa_lock of ah_xa) */
@@ -125,6 +126,8 @@ struct sroce_dev {
 	 * Taken with BHs off, from QP tasks only.
 	 */
 	spinlock_t atomic_lock;
+	/* Guards each MR's num_mw and dying (mw.c, mr.c); BHs off. */
+	spinlock_t mw_lock;
 	atomic64_t counters[SROCE_CNT_COUNT];
 	struct list_head list;		/* in sroce_devs (device.c) while registered */
 	/*
@@ -246,6 +249,8 @@ struct sroce_mr {
 	u64 length;
 	int access;			/* IB_ACCESS_* */
 	refcount_t refs;		/* lookups from the QP tasks */
+	u32 num_mw;			/* windows bound onto it (sdev->mw_lock) */
+	bool dying;			/* being deregistered: no window binds (mw_lock) */
 	struct completion released;	/* refs reached zero */
 	struct rcu_head rcu;
 };
@@ -560,6 +565,22 @@ struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 i
 				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata);
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access);
+/* MR and window keys: (index << 8) | a random byte, index 1..SROCE_KEY_INDEX_MAX. */
+#define SROCE_KEY_INDEX_MAX 0xffffff
+
+/* mw.c: an ib_mw; what lookups read is in its key, freed after RCU. */
+struct sroce_mw_key;
+struct sroce_mw {
+	struct ib_mw ibmw;
+	struct sroce_mw_key *key;
+};
+
+int sroce_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int sroce_dealloc_mw(struct ib_mw *ibmw);
+u8 sroce_mw_local_op(struct sroce_qp *qp, u32 pos);
+u8 sroce_mw_invalidate_rkey(struct sroce_qp *qp, u32 rkey);
+struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len);
+
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
 void sroce_mr_put(struct sroce_mr *mr);

@@ -60,6 +60,7 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_SQ_TX_THROTTLED].name = "req_tx_throttled",
 	[SROCE_CNT_SQ_TIMER_GRACE].name = "req_timer_grace",
 	[SROCE_CNT_UD_RX_ERRORS].name = "ud_rx_errors",
+	[SROCE_CNT_RESP_INV_FAILED] = { .name = "resp_inv_failed", .flags = IB_STAT_FLAG_OPTIONAL },
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",

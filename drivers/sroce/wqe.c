@@ -30,6 +30,9 @@ static const u8 sroce_wr_ops[] = {
 	[IB_UVERBS_WR_RDMA_READ] = SROCE_WR_READ + 1,
 	[IB_UVERBS_WR_ATOMIC_CMP_AND_SWP] = SROCE_WR_CMP_SWAP + 1,
 	[IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD] = SROCE_WR_FETCH_ADD + 1,
+	[IB_UVERBS_WR_LOCAL_INV] = SROCE_WR_LOCAL_INV + 1,
+	[IB_UVERBS_WR_BIND_MW] = SROCE_WR_BIND_MW + 1,
+	[IB_UVERBS_WR_SEND_WITH_INV] = SROCE_WR_SEND_INV + 1,
 };
 
 /* The send completion opcode of each core operation. */
@@ -175,6 +178,21 @@ static u8 sroce_sq_shadow(struct sroce_qp *qp, const void *slot, u32 pos)
 	if (flags & IB_SEND_SOLICITED)
 		w->flags |= SROCE_WF_SOLICITED;
 
+	/* Local operations (mw.c): no data, no lkey; checked when carried out. */
+	if (op == SROCE_WR_BIND_MW) {
+		sw->mw.addr = hdr.wr.wr.mw.addr;
+		sw->mw.length = hdr.wr.wr.mw.length;
+		sw->mw.mr_lkey = hdr.wr.wr.mw.mr_lkey;
+		sw->mw.mw_rkey = hdr.wr.wr.mw.mw_rkey;
+		sw->mw.rkey = hdr.wr.wr.mw.rkey;
+		sw->mw.access = hdr.wr.wr.mw.access;
+		return SROCE_WC_SUCCESS;
+	}
+	if (op == SROCE_WR_LOCAL_INV) {
+		sw->inv_rkey = hdr.wr.ex.invalidate_rkey;
+		return SROCE_WC_SUCCESS;
+	}
+
 	if (flags & IB_SEND_INLINE) {
 		if (op != SROCE_WR_SEND && op != SROCE_WR_SEND_IMM && op != SROCE_WR_WRITE &&
 		    op != SROCE_WR_WRITE_IMM)
@@ -212,6 +230,8 @@ static u8 sroce_sq_shadow(struct sroce_qp *qp, const void *slot, u32 pos)
 		w->rkey = hdr.wr.wr.rdma.rkey;
 	}
 	w->imm = (__force u32)hdr.wr.ex.imm_data;	/* wire order, kept as is */
+	if (op == SROCE_WR_SEND_INV)	/* the IETH: the key, in wire order */
+		w->imm = (__force u32)cpu_to_be32(hdr.wr.ex.invalidate_rkey);
 	if (sroce_qp_is_ud(qp)) {
 		/* The AH's path, copied now: a WQE never holds the AH itself. */
 		if (sroce_ah_lookup(qp->sdev, hdr.wr.wr.ud.ah_num, qp->pd, &sw->av))

@@ -48,10 +48,22 @@ static const struct sroce_mw_case sroce_mw_cases[] = {
 		MW_WANT(MW_BIND_ERR, VALID, 0x4242, KEY),
 	},
 	{
-		.name = "mw-rights a window granting local write fails",
+		.name = "mw-rights a window asked to grant mw_bind or an unknown right fails",
 		.rules = "mw-rights",
-		BIND_RIGHTS(1, VALID, A_RR | A_LW, MR_ACC),
+		BIND_RIGHTS(1, VALID, A_RR | A_BIND, MR_ACC),
 		MW_WANT(MW_BIND_ERR, VALID, 0x4242, RIGHTS),
+	},
+	{
+		.name = "mw-rights an unknown right fails",
+		.rules = "mw-rights",
+		BIND_RIGHTS(2, FREE, A_RR | 0x100, MR_ACC),
+		MW_WANT(MW_BIND_ERR, FREE, 0x4242, RIGHTS),
+	},
+	{
+		.name = "mw-rights local write among a window's rights is accepted, as rxe does",
+		.rules = "mw-rights",
+		BIND_RIGHTS(2, FREE, A_RW | A_LW, MR_ACC),
+		MW_WANT(SUCCESS, VALID, 0x4243, BIND),
 	},
 	{
 		.name = "mw-rights a zero-based type 2 window is refused",

@@ -22,7 +22,7 @@
 # reason or exception.  Checks:
 #   - every test that passes on rxe passes on sroce, one check each; one
 #     that sroce skips for a feature it does not have yet (raw packet
-#     QPs, MW; read off the skip reason or the test's source) is
+#     QPs; read off the skip reason or the test's source) is
 #     "deferred" and counted as skipped, not failed, unless --strict;
 #   - no test ERRORs on sroce: one failed check per such test (those that
 #     ERROR on rxe too, e.g. ATOMIC_WRITE on 6.1, are listed apart);
@@ -149,12 +149,11 @@ for p in provs:
 rx, sr = runs["rxe"][0], runs["sroce"][0]
 allt = list(dict.fromkeys(runs["rxe"][1] + runs["sroce"][1]))
 # A test that passes on rxe and is skipped on sroce for a feature sroce
-# does not have yet (raw packet QPs, memory windows) is deferred, not
-# failed (unless --strict); UD, UC and address handles are not.  The feature is read
+# does not have yet (raw packet QPs) is deferred, not
+# failed (unless --strict); UD, UC, address handles and memory windows are not.  The feature is read
 # off sroce's skip reason, else off the test method's source (e.g. a
 # QP-ex test that creates its QPs with qp_type='ud_send').
-DEFER = [("MW", r"MW access|memory window|bind_mw|\bMW\b|mw_type"),
-         ("raw packet QP", r"Raw Packet|IBV_QPT_RAW_PACKET")]
+DEFER = [("raw packet QP", r"Raw Packet|IBV_QPT_RAW_PACKET")]
 TESTS = "/usr/share/doc/rdma-core/tests"
 
 def method_source(tid):

@@ -36,7 +36,8 @@ void Check(bool ok) {
 }
 
 bool IsRequestOpcode(uint8_t op) {
-  return op <= SROCE_OP_READ_REQUEST || op == SROCE_OP_CMP_SWAP || op == SROCE_OP_FETCH_ADD;
+  return op <= SROCE_OP_READ_REQUEST || op == SROCE_OP_CMP_SWAP || op == SROCE_OP_FETCH_ADD ||
+         op == SROCE_OP_SEND_LAST_INV || op == SROCE_OP_SEND_ONLY_INV;
 }
 
 // The requester and completer: whatever responses and timer events come,

@@ -42,8 +42,11 @@ sroce_mw_verdict sroce_mw_bind(const sroce_mw_bind_in* in_p) {
   const sroce_mw_bind_in in = *in_p;
   // mw-key: the window is named by the key it has now.
   if (in.wr_mw_rkey != in.cur_rkey) return BindError(in, SROCE_MWR_KEY);
-  // mw-rights: remote rights only (a window is never zero-based here).
-  if (in.access & ~(SROCE_MWA_WINDOW | SROCE_MWA_ZERO_BASED)) return BindError(in, SROCE_MWR_RIGHTS);
+  // mw-rights: a window grants remote rights.  Local write, which verbs
+  // users pass along (rdma-core's tests do), means nothing on a window and
+  // is accepted, as stock rxe accepts it; MW_BIND and unknown bits fail.
+  if (in.access & ~(SROCE_MWA_WINDOW | SROCE_MWA_LOCAL_WRITE | SROCE_MWA_ZERO_BASED))
+    return BindError(in, SROCE_MWR_RIGHTS);
   if (in.type == 1) {
     if (in.access & SROCE_MWA_ZERO_BASED) return BindError(in, SROCE_MWR_O10_36_2_2);
   } else {

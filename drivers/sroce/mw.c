@@ -42,6 +42,11 @@ struct sroce_mw_key {
 	u64 length;
 	u32 access;			/* SROCE_MWA_* granted */
 	u32 qpn;			/* type 2: the QP it is bound to */
+	/*
+	 * Deallocated: a bind that looked it up just before must not bind it
+	 * again (its count on the MR would never be dropped).
+	 */
+	bool dead;
 	struct rcu_head rcu;
 };
 
@@ -145,6 +150,7 @@ int sroce_dealloc_mw(struct ib_mw *ibmw)
 	xa_erase(&sdev->mr_xa, key->rkey >> 8);
 	spin_lock_bh(&key->lock);
 	mr = sroce_mw_unbind(key);
+	key->dead = true;
 	spin_unlock_bh(&key->lock);
 	sroce_mr_drop_mw(sdev, mr);
 	kfree_rcu(key, rcu);
@@ -189,6 +195,8 @@ static u8 sroce_mw_bind_wqe(struct sroce_qp *qp, const struct sroce_swqe *sw)
 	in.type = key->type;
 	in.state = key->state;
 	in.qp_pd_match = key->pd == qp->ibqp.pd;
+	if (key->dead)
+		in.wr_mw_rkey = ~in.cur_rkey;	/* gone: as a key it no longer has */
 	v = sroce_mw_bind(&in);
 	bound = v.status == SROCE_WC_SUCCESS && mr;
 	if (v.status == SROCE_WC_SUCCESS) {

@@ -53,6 +53,15 @@ On an sroce server only:
                 completes it successfully without sending, C10-93.1.1)
   ud_ah_destroyed  a WQE whose AH was destroyed before the requester
                 took it completes LOC_QP_OP_ERR and the QP goes to SQE
+  mw_errors     memory windows on a loopback RC pair: a type 2 bind
+                completes BIND_MW; its MR refuses ibv_dereg_mr (EBUSY)
+                while bound; a write inside the window lands, one past its
+                end (inside the MR: stock rxe lets it through) fails
+                REM_ACCESS_ERR; after LOCAL_INV a write fails
+                REM_ACCESS_ERR; a bind naming a window by a key it no
+                longer has fails MW_BIND_ERR; invalidating a type 1 window fails
+                LOC_QP_OP_ERR; a bind onto an MR without MW_BIND fails
+                MW_BIND_ERR; after dealloc the MR deregisters
 
 On an sroce server only (stock rxe on Debian's 6.1 raises no Last WQE
 Reached event at all):
@@ -71,6 +80,7 @@ passed.  Blocking waits (completion and async events) time out after
 EVENT_TIMEOUT_S via SIGALRM.
 """
 import argparse
+import errno
 import json
 import random
 import signal
@@ -84,7 +94,7 @@ import subprocess
 from pyverbs.addr import AH, AHAttr, GID, GlobalRoute
 from pyverbs.cq import CQ, CompChannel
 from pyverbs.device import Context
-from pyverbs.mr import MR
+from pyverbs.mr import MR, MW, MWBind, MWBindInfo
 from pyverbs.pd import PD
 from pyverbs.pyverbs_error import PyverbsError, PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
@@ -337,6 +347,7 @@ class Server:
             self.run("srq_last_wqe", self.srq_last_wqe)
             self.run("ud_too_long", self.ud_too_long)
             self.run("ud_ah_destroyed", self.ud_ah_destroyed)
+            self.run("mw_errors", self.mw_errors)
         lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         lsock.bind(("0.0.0.0", self.args.port))
@@ -670,6 +681,107 @@ class Server:
             self.ud_nothing(bcq, "the destroyed AH")
         finally:
             self.ud_close(qps, ah)
+
+    def rc_pair(self):
+        """Two RC QPs in RTS on the server's device, connected to each
+        other, one CQ each, every WR signaled."""
+        s = self.s
+        qps = []
+        for _ in range(2):
+            cq = CQ(s.ctx, 16, None, None, 0)
+            cap = QPCap(max_send_wr=8, max_recv_wr=8, max_send_sge=1, max_recv_sge=1)
+            qp = QP(s.pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap,
+                                     sq_sig_all=1))
+            s.to_init(qp)
+            qps.append((qp, cq))
+        me = {"gid": s.gid, "qpn": [qps[1][0].qp_num, qps[0][0].qp_num], "psn": [5, 5]}
+        for i, (qp, _) in enumerate(qps):
+            qp.modify(s.rtr_attr(me, i), Side.RTR_MASK)
+            a = QPAttr(qp_state=e.IBV_QPS_RTS)
+            a.timeout, a.retry_cnt, a.rnr_retry, a.sq_psn = 14, 1, 1, 5
+            a.max_rd_atomic = RD_ATOMIC
+            qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_TIMEOUT | e.IBV_QP_RETRY_CNT |
+                      e.IBV_QP_RNR_RETRY | e.IBV_QP_SQ_PSN | e.IBV_QP_MAX_QP_RD_ATOMIC)
+        return qps
+
+    def mw_write(self, qp, cq, rkey, addr, status, what):
+        wr = SendWR(wr_id=1, opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
+                    sg=[SGE(self.s.mr.buf, 16, self.s.mr.lkey)])
+        wr.set_wr_rdma(rkey, addr)
+        qp.post_send(wr)
+        self.ud_poll(cq, what, status)
+
+    def mw_bind2(self, qp, cq, mw, mr, off, length, status, what):
+        wr = SendWR(wr_id=2, opcode=e.IBV_WR_BIND_MW)
+        wr.set_bind_wr(mw, MWBindInfo(mr, mr.buf + off, length, e.IBV_ACCESS_REMOTE_WRITE))
+        qp.post_send(wr)
+        wc = self.ud_poll(cq, what, status)
+        if status == e.IBV_WC_SUCCESS:
+            expect(wc.opcode == e.IBV_WC_BIND_MW, f"bind completion opcode {wc.opcode}")
+        return wr.rkey
+
+    def mw_errors(self):
+        s = self.s
+        mr = MR(s.pd, 8192, e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_MW_BIND)
+        plain = MR(s.pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
+        mw, mw2 = MW(s.pd, e.IBV_MW_TYPE_2), MW(s.pd, e.IBV_MW_TYPE_2)
+        mw1 = MW(s.pd, e.IBV_MW_TYPE_1)
+        pairs = []
+        try:
+            # A window of 4096 bytes at offset 2048 of the 8192-byte MR, on b.
+            pairs.append(self.rc_pair())
+            (a, acq), (b, bcq) = pairs[-1]
+            rkey = self.mw_bind2(b, bcq, mw, mr, 2048, 4096, e.IBV_WC_SUCCESS, "BIND_MW")
+            try:
+                mr.close()
+                raise Check("ibv_dereg_mr of an MR under a bound window succeeded")
+            except PyverbsRDMAError as ex:
+                expect(ex.error_code == errno.EBUSY, f"dereg errno {ex.error_code}, not EBUSY")
+            s.mr.write(bytes(range(16)), 16, 0)
+            self.mw_write(a, acq, rkey, mr.buf + 2048 + 4080, e.IBV_WC_SUCCESS,
+                          "a write at the window's end")
+            expect(mr.read(16, 2048 + 4080) == bytes(range(16)), "the write did not land")
+            inv = SendWR(wr_id=3, opcode=e.IBV_WR_LOCAL_INV)
+            inv.imm_data = rkey
+            b.post_send(inv)
+            wc = self.ud_poll(bcq, "LOCAL_INV of the window")
+            expect(wc.opcode == e.IBV_WC_LOCAL_INV, f"LOCAL_INV completion opcode {wc.opcode}")
+            self.mw_write(a, acq, rkey, mr.buf + 2048, e.IBV_WC_REM_ACCESS_ERR,
+                          "a write through an invalidated window")
+            # A second window, on a second pair: the range is the window's.
+            pairs.append(self.rc_pair())
+            (a, acq), (b, bcq) = pairs[-1]
+            rkey = self.mw_bind2(b, bcq, mw2, mr, 2048, 4096, e.IBV_WC_SUCCESS, "BIND_MW")
+            self.mw_write(a, acq, rkey, mr.buf + 2048 + 4088, e.IBV_WC_REM_ACCESS_ERR,
+                          "a write past the window's end, inside its MR")
+            # pyverbs names a type 2 window by the key it was allocated with
+            # (ibv_mw's rkey, which a type 2 bind leaves alone): once bound,
+            # the window no longer has that key (mw-key).
+            pairs.append(self.rc_pair())
+            (a, acq), (b, bcq) = pairs[-1]
+            self.mw_bind2(b, bcq, mw2, mr, 0, 4096, e.IBV_WC_MW_BIND_ERR,
+                          "a bind naming the window by a key it no longer has")
+            # A type 1 window cannot be invalidated (o10-37.2.26), nor bound
+            # onto an MR registered without MW_BIND (C10-73).
+            pairs.append(self.rc_pair())
+            (a, acq), (b, bcq) = pairs[-1]
+            inv = SendWR(wr_id=4, opcode=e.IBV_WR_LOCAL_INV)
+            inv.imm_data = mw1.rkey
+            a.post_send(inv)
+            self.ud_poll(acq, "LOCAL_INV of a type 1 window", e.IBV_WC_LOC_QP_OP_ERR)
+            b.bind_mw(mw1, MWBind(MWBindInfo(plain, plain.buf, 64, e.IBV_ACCESS_REMOTE_WRITE),
+                                  e.IBV_SEND_SIGNALED))
+            self.ud_poll(bcq, "a bind onto an MR without MW_BIND", e.IBV_WC_MW_BIND_ERR)
+        finally:
+            for qps in pairs:
+                for qp, cq in qps:
+                    qp.close()
+                    cq.close()
+            mw.close()
+            mw2.close()
+            mw1.close()
+            mr.close()  # the window is gone: the MR deregisters
+            plain.close()
 
     def flush_solicited(self):
         s = self.s

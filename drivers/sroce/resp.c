@@ -233,7 +233,9 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		/*
 		 * SEND with Invalidate: its key (a window bound to this QP) is
 		 * invalidated before the completion.  A key that cannot be
-		 * completes the receive REM_INV_REQ_ERR, as stock rxe does.
+		 * completes the receive REM_INV_REQ_ERR (as stock rxe does), and
+		 * the request is an invalid one: the core NAKs it and the QP
+		 * goes to Error.
 		 */
 		if (pkt->has_inv &&
 		    sroce_mw_invalidate_rkey(qp, be32_to_cpu(pkt->imm_data)) != SROCE_WC_SUCCESS) {
@@ -242,6 +244,8 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		}
 		sroce_resp_release_wqe(qp);
 		sroce_resp_recv_cqe(qp, status, IB_WC_RECV, resp->recv_offset, pkt);
+		if (status != IB_WC_SUCCESS)
+			return SROCE_EXEC_INVALID;
 	}
 	return SROCE_EXEC_OK;
 }

@@ -44,7 +44,7 @@ enum sroce_mw_rule {
 	SROCE_MWR_BIND,		/* mw-bind: a bind that may go re-keys the window */
 	SROCE_MWR_KEY,		/* mw-key: the WQE names a window or MR by a key it no longer has */
 	SROCE_MWR_RIGHTS,	/* mw-rights: a window grants remote rights only */
-	SROCE_MWR_C10_72,	/* C10-72: a type 2 window is bound on a QP of its PD */
+	SROCE_MWR_C10_72,	/* C10-72: a window is bound only on a QP of its PD */
 	SROCE_MWR_C10_73,	/* C10-73: the MR was registered with MW_BIND */
 	SROCE_MWR_C10_74,	/* C10-74: remote write or atomic needs local write on the MR */
 	SROCE_MWR_C10_75,	/* C10-75: the window lies inside the MR */

@@ -90,6 +90,12 @@ static const struct sroce_mw_case sroce_mw_cases[] = {
 		MW_WANT(MW_BIND_ERR, FREE, 0x4242, C10_72),
 	},
 	{
+		.name = "C10-72 a type 1 window too is bound only on a qp of its pd",
+		.rules = "C10-72",
+		BIND_IN(1, VALID, 0x1100, 0x100, W_ACC, MR_ACC, 0x4242, 1, 0, 1),
+		MW_WANT(MW_BIND_ERR, VALID, 0x4242, C10_72),
+	},
+	{
 		.name = "o10-37.2.40 a zero-length type 2 bind fails",
 		.rules = "o10-37.2.40",
 		BIND_RANGE(2, FREE, 0x1100, 0),

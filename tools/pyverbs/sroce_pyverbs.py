@@ -59,7 +59,9 @@ On an sroce server only:
                 end (inside the MR: stock rxe lets it through) fails
                 REM_ACCESS_ERR; after LOCAL_INV a write fails
                 REM_ACCESS_ERR; a bind naming a window by a key it no
-                longer has fails MW_BIND_ERR; invalidating a type 1 window fails
+                longer has fails MW_BIND_ERR; a SEND with Invalidate of a
+                key that cannot be invalidated completes REM_INV_REQ_ERR on
+                both sides; invalidating a type 1 window fails
                 LOC_QP_OP_ERR; a bind onto an MR without MW_BIND fails
                 MW_BIND_ERR; after dealloc the MR deregisters
 
@@ -772,6 +774,19 @@ class Server:
             b.bind_mw(mw1, MWBind(MWBindInfo(plain, plain.buf, 64, e.IBV_ACCESS_REMOTE_WRITE),
                                   e.IBV_SEND_SIGNALED))
             self.ud_poll(bcq, "a bind onto an MR without MW_BIND", e.IBV_WC_MW_BIND_ERR)
+            # A SEND with Invalidate naming a key the receiver cannot
+            # invalidate (a type 1 window): its receive completes
+            # REM_INV_REQ_ERR, the sender gets an Invalid Request NAK.
+            pairs.append(self.rc_pair())
+            (a, acq), (b, bcq) = pairs[-1]
+            b.post_recv(RecvWR(wr_id=5, num_sge=1, sg=[SGE(s.mr.buf + RECV_OFF, 64, s.mr.lkey)]))
+            send = SendWR(wr_id=6, opcode=e.IBV_WR_SEND_WITH_INV, num_sge=1,
+                          sg=[SGE(s.mr.buf, 16, s.mr.lkey)])
+            send.imm_data = mw1.rkey
+            a.post_send(send)
+            self.ud_poll(bcq, "the receive of a SEND with an invalid key to invalidate",
+                         e.IBV_WC_REM_INV_REQ_ERR)
+            self.ud_poll(acq, "a SEND with an invalid key to invalidate", e.IBV_WC_REM_INV_REQ_ERR)
         finally:
             for qps in pairs:
                 for qp, cq in qps:

@@ -214,12 +214,16 @@ mkcmd() {
 	    case $tool in
 	    rping) CMD="rping -s -a $any -p $port -V -C $iters"
 		   CCMD="rping -c -p $port -V -C $iters -a" ;;
+	    # Over IPv6 the servers bind ::0 (their default is IPv4's any).
 	    ucmatose) CMD="ucmatose -p $port -c 2 -C $iters"
-		      CCMD="$CMD -s" ;;
+		      CCMD="$CMD -s"
+		      [ $v6 = 0 ] || CMD="$CMD -b $any" ;;
 	    udaddy) CMD="udaddy -c 2 -C $iters"	# its port is fixed
-		    CCMD="$CMD -s" ;;
+		    CCMD="$CMD -s"
+		    [ $v6 = 0 ] || CMD="$CMD -b $any" ;;
 	    rdma_server) CMD="rdma_server -p $port"
-			 CCMD="rdma_client -p $port -s" ;;
+			 CCMD="rdma_client -p $port -s"
+			 [ $v6 = 0 ] || CMD="$CMD -s $any" ;;
 	    # UD multicast: the server receives ITERS datagrams sent to
 	    # the group, the client joins and sends them (it ignores the
 	    # address run_client appends).  Each binds its own address.

@@ -197,17 +197,20 @@ uc_checks() {	# ROUND PAIRING
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" ib_send_bw/4096/uc -c UC
 }
 # The connection manager (rdma_cm over ib_cm over ib_mad on QP1): rping
-# with its data verified, over IPv4 and IPv6; ucmatose (two RC
-# connections), udaddy (UD, SIDR), mckey (UD multicast),
-# rdma_server/rdma_client; the integrity tool and perftest connecting
-# through rdma_cm (-R).
+# with its data verified, ucmatose (two RC connections), udaddy (UD,
+# SIDR) and rdma_server/rdma_client, each over IPv4 and IPv6; mckey (UD
+# multicast; rdma_cm refuses IPv6 multicast on RoCEv2); the integrity
+# tool and perftest connecting through rdma_cm (-R, IPv4).
 cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm rping - "$(nit 50 20)" cm/rping
-	full add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
+	add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
 	add "$1" "$2" cm ucmatose - 10 cm/ucmatose
+	add "$1" "$2" cm ucmatose - 4 cm/ucmatose/ipv6 @ipv6
 	add "$1" "$2" cm udaddy - 10 cm/udaddy
+	add "$1" "$2" cm udaddy - 4 cm/udaddy/ipv6 @ipv6
 	add "$1" "$2" cm mckey - 10 cm/mckey
 	add "$1" "$2" cm rdma_server - - cm/rdma_server
+	add "$1" "$2" cm rdma_server - - cm/rdma_server/ipv6 @ipv6
 	add "$1" "$2" it sroce_integrity - - cm/sroce_integrity -R
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
 	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R

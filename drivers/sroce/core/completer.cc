@@ -135,7 +135,7 @@ bool SendQueue::AckUpTo(uint32_t psn, uint8_t rule, uint32_t* implied) {
   bool moved = false;
   while (una_ != sent_) {
     sroce_sq_wqe& w = At(una_);
-    if (w.state >= kWqeFailed) {  // one compare for both, off the common path
+    if (w.state >= kWqeLocalDone) {  // one compare, off the common path
       if (w.state != kWqeLocalDone) break;  // failed: Progress() fails it
       // local-op: carried out, and everything before it is complete.
       local_done_--;

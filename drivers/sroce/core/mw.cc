@@ -49,6 +49,9 @@ sroce_mw_verdict sroce_mw_bind(const sroce_mw_bind_in* in_p) {
     return BindError(in, SROCE_MWR_RIGHTS);
   if (in.type == 1) {
     if (in.access & SROCE_MWA_ZERO_BASED) return BindError(in, SROCE_MWR_O10_36_2_2);
+    // C10-72 as for type 2: stock rxe lets a QP of any PD bind a type 1
+    // window; sroce does not.
+    if (!in.qp_pd_match) return BindError(in, SROCE_MWR_C10_72);
   } else {
     if (in.state != SROCE_MW_FREE) return BindError(in, SROCE_MWR_O10_37_2_30);
     if (!in.qp_pd_match) return BindError(in, SROCE_MWR_C10_72);

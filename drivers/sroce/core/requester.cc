@@ -82,6 +82,7 @@ void SendQueue::Init(const sroce_sq_params& p, sroce_sq_wqe* ring, uint32_t nslo
   probing_ = false;
   error_ = false;
   stopped_ = false;
+  stop_pos_ = 0;
   placing_ = false;
   place_opcode_ = 0;
   place_pos_ = 0;
@@ -98,7 +99,7 @@ uint32_t SendQueue::Post(uint32_t n) {
   if (n > room) n = room;
   for (uint32_t i = 0; i < n; i++) {
     sroce_sq_wqe& w = At(prod_ + i);
-    w.state = kWqePosted;
+    w.state = IsLocal(w.op) ? kWqeLocalPosted : kWqePosted;
     w.status = SROCE_WC_SUCCESS;
     w.first_psn = 0;
     w.npsn = 0;
@@ -130,6 +131,7 @@ void SendQueue::ReachFailed() {
   sroce_sq_wqe& w = At(sent_);
   w.first_psn = next_psn_;
   w.npsn = 0;
+  stop_pos_ = sent_;
   sent_++;
   stopped_ = true;
   if (una_ == sent_ - 1) Fail(una_, w.status, w.rule ? w.rule : static_cast<uint8_t>(SROCE_SQR_LOCAL_ERR));
@@ -146,7 +148,7 @@ void SendQueue::ReachFailed() {
 //    SEND and WRITE only; its local operations are carried out).
 void SendQueue::Refuse() {
   sroce_sq_wqe& w = At(sent_);
-  if (w.state != kWqePosted) return;
+  if (w.state != kWqePosted && w.state != kWqeLocalPosted) return;
   bool send = w.op == SROCE_WR_SEND || w.op == SROCE_WR_SEND_IMM;
   if (Uc()) {
     if (IsReadAtomic(w.op) || w.op == SROCE_WR_SEND_INV) {
@@ -167,7 +169,11 @@ void SendQueue::Refuse() {
 
 // The block reason for the packet at @c, or SROCE_BLK_NONE if it may go.
 uint8_t SendQueue::Gate(const Cursor& c) const {
-  if (error_ || stopped_) return SROCE_BLK_ERROR;
+  if (error_) return SROCE_BLK_ERROR;
+  // Stopped at a failed WQE (or a local operation running): what is
+  // before it may still be resent, so its acknowledgement can come and
+  // the failure complete in order; nothing from it on goes.
+  if (stopped_ && static_cast<int32_t>(c.pos - stop_pos_) >= 0) return SROCE_BLK_ERROR;
   if (rnr_wait_) return SROCE_BLK_RNR_WAIT;
   if (c.pos == prod_) return SROCE_BLK_NONE;  // nothing to send: not blocked
   const sroce_sq_wqe& w = At(c.pos);
@@ -289,10 +295,12 @@ void SendQueue::Advance(const sroce_req_pkt& pkt) {
   }
 }
 
-// True when nothing is left to send after the cursor: the end of the work
-// posted so far, or a WQE that failed where the requester will stop.
+// True when nothing is left to send after the cursor for now: the end of
+// the work posted so far, a WQE that failed where the requester will stop,
+// or a local operation, which sends nothing and may fail (the packet
+// before it must then ask for the ACK that lets the failure complete).
 bool SendQueue::AtEndOfWork(const Cursor& c) const {
-  return c.pos == prod_ || At(c.pos).state == kWqeFailed;
+  return c.pos == prod_ || At(c.pos).state >= kWqeFailed;
 }
 
 // 9.7.5.1.6-ackreq-hold: the last packet of the work posted so far waits
@@ -357,7 +365,8 @@ SqRet SendQueue::StartLocal(sroce_req_pkt* pkt) {
     w.npsn = 0;
     local_pos_ = sent_;
     local_pending_ = true;
-    stopped_ = true;  // nothing goes until it is reported (Gate())
+    stopped_ = true;  // nothing from it on goes until it is reported (Gate())
+    stop_pos_ = sent_;
     undo_valid_ = false;
     sent_++;
     cur_ = Cursor{sent_, next_psn_, 0};
@@ -410,6 +419,7 @@ SqRet SendQueue::Stop(uint32_t pos, uint8_t status, uint8_t rule) {
   w.status = status;
   w.rule = rule;
   stopped_ = true;
+  stop_pos_ = pos;
   if (pos == una_) {
     Fail(pos, status, rule);
     r.action = SROCE_SQ_ACCEPT;

@@ -30,9 +30,11 @@ enum WqeState : uint8_t {
   kWqePosted = 0,   // not started
   kWqeStarted = 1,  // PSNs assigned, packets (partly) sent
   kWqeDone = 2,     // complete, status final
-  kWqeFailed = 3,   // a local error: completes with its status once it is the oldest
-  kWqeLocalDone = 4,  // a local operation carried out: completes once it is the oldest
-  // (AckUpTo() relies on kWqeFailed and kWqeLocalDone being the last two.)
+  kWqeLocalDone = 3,    // a local operation carried out: completes once it is the oldest
+  kWqeFailed = 4,       // a local error: completes with its status once it is the oldest
+  kWqeLocalPosted = 5,  // a local operation posted, not started
+  // (One compare each: AckUpTo() takes the last three as kWqeLocalDone
+  // and up, AtEndOfWork() the last two as kWqeFailed and up.)
 };
 
 // Where the requester is: a WQE, the PSN of its next packet and the byte
@@ -226,7 +228,8 @@ class SendQueue {
   // resending the whole window into a responder that may just be slow.
   bool probing_;
   bool error_;        // a WQE failed: everything later is flushed
-  bool stopped_;      // a local error is pending: the requester sends nothing
+  bool stopped_;      // a local error is pending: nothing at or after stop_pos_ goes
+  uint32_t stop_pos_; // the WQE that stopped the requester (failed, or a local op running)
   // The READ/ATOMIC response being placed (between Rx and Placed).
   bool placing_;
   uint8_t place_opcode_;

@@ -24,6 +24,20 @@ static void stats_fit_netlink_message_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, bytes, (size_t)(NLMSG_DEFAULT_SIZE - 256));
 }
 
+/*
+ * `rdma statistic set ... optional-counters` first reads every counter's
+ * status in one message: past the budget it fails with EMSGSIZE.  The
+ * header (device index and name, port, the nest) takes about 32 bytes.
+ */
+static void stats_status_fit_netlink_message_test(struct kunit *test)
+{
+	size_t bytes = sroce_stats_status_nl_bytes();
+
+	kunit_info(test, "counter status: %zu netlink bytes of %lu", bytes,
+		   (unsigned long)NLMSG_DEFAULT_SIZE);
+	KUNIT_EXPECT_LT(test, bytes, (size_t)(NLMSG_DEFAULT_SIZE - 64));
+}
+
 /* ib_core's sysfs setup WARNs unless the optional counters come last. */
 static void stats_optional_last_test(struct kunit *test)
 {
@@ -32,6 +46,7 @@ static void stats_optional_last_test(struct kunit *test)
 
 static struct kunit_case stats_cases[] = {
 	KUNIT_CASE(stats_fit_netlink_message_test),
+	KUNIT_CASE(stats_status_fit_netlink_message_test),
 	KUNIT_CASE(stats_optional_last_test),
 	{}
 };

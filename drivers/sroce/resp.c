@@ -234,14 +234,12 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		 * SEND with Invalidate: its key (a window bound to this QP) is
 		 * invalidated before the completion.  A key that cannot be
 		 * completes the receive REM_INV_REQ_ERR (as stock rxe does), and
-		 * the request is an invalid one: the core NAKs it and the QP
-		 * goes to Error.
+		 * the request is an invalid one: the core NAKs it (counted in
+		 * nak_invalid_req) and the QP goes to Error.
 		 */
 		if (pkt->has_inv &&
-		    sroce_mw_invalidate_rkey(qp, be32_to_cpu(pkt->imm_data)) != SROCE_WC_SUCCESS) {
-			sroce_count(qp->sdev, SROCE_CNT_RESP_INV_FAILED);
+		    sroce_mw_invalidate_rkey(qp, be32_to_cpu(pkt->imm_data)) != SROCE_WC_SUCCESS)
 			status = IB_WC_REM_INV_REQ_ERR;
-		}
 		sroce_resp_release_wqe(qp);
 		sroce_resp_recv_cqe(qp, status, IB_WC_RECV, resp->recv_offset, pkt);
 		if (status != IB_WC_SUCCESS)

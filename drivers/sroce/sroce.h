@@ -96,7 +96,6 @@ enum sroce_counter {
 	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
 	SROCE_CNT_SQ_TIMER_GRACE,	/* retransmit expiries given a run-on (timers.c) */
 	SROCE_CNT_UD_RX_ERRORS,		/* UD receives completed in error (too long, bad WQE) */
-	SROCE_CNT_RESP_INV_FAILED,	/* SENDs with Invalidate whose key could not be */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -738,6 +737,7 @@ int sroce_modify_hw_stat(struct ib_device *ibdev, u32 port, unsigned int index, 
 size_t sroce_stats_nl_bytes(void);
 bool sroce_stats_optional_last(void);
 bool sroce_stats_all_named(void);
+size_t sroce_stats_status_nl_bytes(void);
 void sroce_stats_init(void);
 
 #endif /* SROCE_H */

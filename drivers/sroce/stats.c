@@ -12,6 +12,10 @@
  * use are optional and off by default (`rdma statistic set link
  * sroce0/1 optional-counters NAME,...` shows them); sroce_stats_nl_bytes()
  * is what the enabled ones take, checked by KUnit against the budget.
+ * Enabling one needs the status of every counter (name, index, enabled),
+ * which ib_core also sends in one message: sroce_stats_status_nl_bytes(),
+ * checked likewise.  The core's blocked[SROCE_BLK_NONE] is never counted
+ * and has no name: it is not shown.
  */
 #include <kunit/visibility.h>
 #include <net/netlink.h>
@@ -60,7 +64,6 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_SQ_TX_THROTTLED].name = "req_tx_throttled",
 	[SROCE_CNT_SQ_TIMER_GRACE].name = "req_timer_grace",
 	[SROCE_CNT_UD_RX_ERRORS].name = "ud_rx_errors",
-	[SROCE_CNT_RESP_INV_FAILED] = { .name = "resp_inv_failed", .flags = IB_STAT_FLAG_OPTIONAL },
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",
@@ -129,8 +132,6 @@ static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SQ_CORE(completions[SROCE_WC_RNR_RETRY_EXC_ERR])].name = "wc_rnr_retry_exc_err",
 	[SQ_CORE(completions[SROCE_WC_MW_BIND_ERR])] = {
 		.name = "wc_mw_bind_err", .flags = IB_STAT_FLAG_OPTIONAL },
-	[SQ_CORE(blocked[SROCE_BLK_NONE])] = {
-		.name = "req_blocked_none", .flags = IB_STAT_FLAG_OPTIONAL },
 	[SQ_CORE(blocked[SROCE_BLK_WINDOW])].name = "req_blocked_window",
 	[SQ_CORE(blocked[SROCE_BLK_ORD])] = {
 		.name = "req_blocked_ord", .flags = IB_STAT_FLAG_OPTIONAL },
@@ -156,6 +157,7 @@ static_assert(RX_DROP(NO_MEMORY) == SROCE_CNT_RX_DROP_LAST);
  */
 static struct rdma_stat_desc sroce_stat_descs[SROCE_CNT_COUNT] __ro_after_init;
 static u16 sroce_stat_counter[SROCE_CNT_COUNT] __ro_after_init;
+static int sroce_stat_count __ro_after_init;	/* shown: the named ones */
 
 void __init sroce_stats_init(void)
 {
@@ -167,10 +169,13 @@ void __init sroce_stats_init(void)
 
 			if (optional != pass)	/* the others first, then the optional ones */
 				continue;
+			if (!sroce_counter_descs[i].name)	/* never counted: not shown */
+				continue;
 			sroce_stat_descs[n] = sroce_counter_descs[i];
 			sroce_stat_counter[n++] = i;
 		}
 	}
+	sroce_stat_count = n;
 }
 
 struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 port)
@@ -178,11 +183,11 @@ struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 por
 	struct rdma_hw_stats *stats;
 	int i;
 
-	stats = rdma_alloc_hw_stats_struct(sroce_stat_descs, SROCE_CNT_COUNT,
+	stats = rdma_alloc_hw_stats_struct(sroce_stat_descs, sroce_stat_count,
 					   RDMA_HW_STATS_DEFAULT_LIFESPAN);
 	if (!stats)
 		return NULL;
-	for (i = 0; i < SROCE_CNT_COUNT; i++)
+	for (i = 0; i < sroce_stat_count; i++)
 		if (sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
 			set_bit(i, stats->is_disabled);
 	return stats;
@@ -195,7 +200,7 @@ struct rdma_hw_stats *sroce_alloc_hw_port_stats(struct ib_device *ibdev, u32 por
  */
 int sroce_modify_hw_stat(struct ib_device *ibdev, u32 port, unsigned int index, bool enable)
 {
-	return index < SROCE_CNT_COUNT ? 0 : -EINVAL;
+	return index < sroce_stat_count ? 0 : -EINVAL;
 }
 
 int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32 port,
@@ -204,9 +209,9 @@ int sroce_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats, u32
 	struct sroce_dev *sdev = to_sdev(ibdev);
 	int i;
 
-	for (i = 0; i < SROCE_CNT_COUNT; i++)
+	for (i = 0; i < sroce_stat_count; i++)
 		stats->value[i] = atomic64_read(&sdev->counters[sroce_stat_counter[i]]);
-	return SROCE_CNT_COUNT;
+	return sroce_stat_count;
 }
 
 /*
@@ -219,7 +224,7 @@ size_t sroce_stats_nl_bytes(void)
 	size_t n = 0;
 	int i;
 
-	for (i = 0; i < SROCE_CNT_COUNT; i++) {
+	for (i = 0; i < sroce_stat_count; i++) {
 		if (sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
 			continue;
 		n += nla_total_size(0) + nla_total_size(strlen(sroce_stat_descs[i].name) + 1) +
@@ -234,10 +239,31 @@ bool sroce_stats_all_named(void)
 	int i;
 
 	for (i = 0; i < SROCE_CNT_COUNT; i++)
-		if (!sroce_stat_descs[i].name)
+		if (!sroce_counter_descs[i].name && i != SQ_CORE(blocked[SROCE_BLK_NONE]))
 			return false;
-	return true;
+	return sroce_stat_count == SROCE_CNT_COUNT - 1;
 }
+
+/*
+ * The netlink bytes of the counters' status, which `rdma statistic set
+ * ... optional-counters` reads first (nldev's STAT_GET_STATUS): for every
+ * counter shown, a nest with its name, its index and, for an optional
+ * one, whether it is enabled.
+ */
+size_t sroce_stats_status_nl_bytes(void)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < sroce_stat_count; i++) {
+		n += nla_total_size(0) + nla_total_size(strlen(sroce_stat_descs[i].name) + 1) +
+		     nla_total_size(sizeof(u32));
+		if (sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL)
+			n += nla_total_size(sizeof(u8));
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sroce_stats_status_nl_bytes);
 EXPORT_SYMBOL_IF_KUNIT(sroce_stats_all_named);
 
 /* The optional counters come last (KUnit checks what ib_core relies on). */
@@ -246,7 +272,7 @@ bool sroce_stats_optional_last(void)
 	bool seen = false;
 	int i;
 
-	for (i = 0; i < SROCE_CNT_COUNT; i++) {
+	for (i = 0; i < sroce_stat_count; i++) {
 		bool optional = sroce_stat_descs[i].flags & IB_STAT_FLAG_OPTIONAL;
 
 		if (seen && !optional)

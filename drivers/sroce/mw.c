@@ -252,6 +252,38 @@ u8 sroce_mw_invalidate_rkey(struct sroce_qp *qp, u32 rkey)
 	return v.status;
 }
 
+/**
+ * sroce_mw_qp_gone() - the type 2 windows bound to @qp go free
+ * @qp: a QP being destroyed, its task stopped
+ *
+ * A window keeps the number of its QP only: without this, a later QP of
+ * the same PD given the same number would find the window bound to it.
+ * Walks every key of the device (at most max_mr + max_mw).
+ */
+void sroce_mw_qp_gone(struct sroce_qp *qp)
+{
+	struct sroce_dev *sdev = qp->sdev;
+	unsigned long index;
+	void *entry;
+
+	rcu_read_lock();	/* the keys are freed after a grace period */
+	xa_for_each(&sdev->mr_xa, index, entry) {
+		struct sroce_mw_key *key;
+		struct sroce_mr *mr = NULL;
+
+		if (xa_pointer_tag(entry) != SROCE_KEY_MW)
+			continue;
+		key = xa_untag_pointer(entry);
+		spin_lock_bh(&key->lock);
+		if (key->type == 2 && key->state == SROCE_MW_VALID && key->pd == qp->ibqp.pd &&
+		    key->qpn == qp->ibqp.qp_num)
+			mr = sroce_mw_unbind(key);
+		spin_unlock_bh(&key->lock);
+		sroce_mr_drop_mw(sdev, mr);
+	}
+	rcu_read_unlock();
+}
+
 /* SROCE_SQ_LOCAL: carry out the local operation of the WQE at @pos. */
 u8 sroce_mw_local_op(struct sroce_qp *qp, u32 pos)
 {

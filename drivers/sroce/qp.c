@@ -267,6 +267,7 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	sroce_sq_stop(qp);
 	sroce_qp_put(qp);
 	wait_for_completion(&qp->released);
+	sroce_mw_qp_gone(qp);
 	sroce_sqs_destroy(qp);
 	sroce_resp_destroy(qp);
 	sroce_tx_qp_cleanup(qp);

@@ -578,6 +578,7 @@ int sroce_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int sroce_dealloc_mw(struct ib_mw *ibmw);
 u8 sroce_mw_local_op(struct sroce_qp *qp, u32 pos);
 u8 sroce_mw_invalidate_rkey(struct sroce_qp *qp, u32 rkey);
+void sroce_mw_qp_gone(struct sroce_qp *qp);
 struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len);
 
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,

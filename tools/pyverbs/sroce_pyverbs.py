@@ -61,7 +61,8 @@ On an sroce server only:
                 REM_ACCESS_ERR; a bind naming a window by a key it no
                 longer has fails MW_BIND_ERR; a SEND with Invalidate of a
                 key that cannot be invalidated completes REM_INV_REQ_ERR on
-                both sides; invalidating a type 1 window fails
+                both sides; a window whose QP is destroyed goes free (its MR
+                deregisters); invalidating a type 1 window fails
                 LOC_QP_OP_ERR; a bind onto an MR without MW_BIND fails
                 MW_BIND_ERR; after dealloc the MR deregisters
 
@@ -787,6 +788,17 @@ class Server:
             self.ud_poll(bcq, "the receive of a SEND with an invalid key to invalidate",
                          e.IBV_WC_REM_INV_REQ_ERR)
             self.ud_poll(acq, "a SEND with an invalid key to invalidate", e.IBV_WC_REM_INV_REQ_ERR)
+            # A type 2 window goes free with the QP it is bound to: its MR
+            # then deregisters while the window lives on.
+            mr3 = MR(s.pd, 4096, e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_MW_BIND)
+            mw3 = MW(s.pd, e.IBV_MW_TYPE_2)
+            (a, acq), (b, bcq) = self.rc_pair()
+            self.mw_bind2(b, bcq, mw3, mr3, 0, 4096, e.IBV_WC_SUCCESS, "BIND_MW")
+            for qp, cq in ((a, acq), (b, bcq)):
+                qp.close()
+                cq.close()
+            mr3.close()
+            mw3.close()
         finally:
             for qps in pairs:
                 for qp, cq in qps:

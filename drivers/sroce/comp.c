@@ -81,16 +81,18 @@ void sroce_comp_retire(struct sroce_qp *qp)
 
 	while (sroce_comp_pull(&s->core, &c)) {
 		/*
-		 * A UD QP's send queue alone goes to SQE, before the error
-		 * completion says so (sroce_qp_enter_sqe()); an RC QP to Error.
+		 * A UD or UC QP's send queue alone goes to SQE, an RC QP to
+		 * Error, before the error completion says so; what else is
+		 * queued completes flushed after it.
 		 */
 		bool sqe = c.qp_error && sroce_qp_unreliable(qp) && sroce_qp_enter_sqe(qp);
+		bool err = c.qp_error && !sroce_qp_unreliable(qp) && sroce_qp_enter_error(qp);
 
 		sroce_sq_retire(qp, &c);
 		if (sqe)
 			sroce_sq_error_flush(qp);
-		else if (c.qp_error && !sroce_qp_unreliable(qp))
-			sroce_qp_error(qp, SROCE_EVENT_NONE);
+		else if (err)
+			sroce_qp_error_flush(qp, SROCE_EVENT_NONE);
 	}
 	if (s->draining && sroce_sq_drained(&s->core)) {
 		s->draining = false;
@@ -159,7 +161,7 @@ void sroce_sq_ready(struct sroce_qp *qp)
 	struct sroce_sq_params p = {
 		.psn = qp->sq_psn,
 		/* A datagram is one packet: at most the port's MTU. */
-		.pmtu = ud ? ib_mtu_enum_to_int(qp->sdev->active_mtu) : qp->path_mtu,
+		.pmtu = ud ? ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)) : qp->path_mtu,
 		.transport = ud ? SROCE_TRANSPORT_UD :
 			     sroce_qp_is_uc(qp) ? SROCE_TRANSPORT_UC : SROCE_TRANSPORT_RC,
 		.window = sroce_req_window,

@@ -75,6 +75,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_mw_invalidate);
 EXPORT_SYMBOL_IF_KUNIT(sroce_mw_access);
 EXPORT_SYMBOL_IF_KUNIT(sroce_mw_rule_name);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_set_draining);
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_set_port_mtu);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_rx);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_placed);
 EXPORT_SYMBOL_IF_KUNIT(sroce_comp_timeout);

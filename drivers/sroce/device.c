@@ -56,7 +56,8 @@ void sroce_set_mtu(struct sroce_dev *sdev, unsigned int ndev_mtu)
 
 	if (ndev_mtu >= SROCE_MAX_HDR_LENGTH)
 		mtu = ib_mtu_int_to_enum(ndev_mtu - SROCE_MAX_HDR_LENGTH);
-	sdev->active_mtu = min_t(enum ib_mtu, mtu, IB_MTU_4096);
+	/* Read locklessly by the requester of UD QPs and by kernel posts. */
+	WRITE_ONCE(sdev->active_mtu, min_t(enum ib_mtu, mtu, IB_MTU_4096));
 }
 
 static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)

@@ -239,9 +239,22 @@ int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 /*
- * The MR named by @key, referenced, if it belongs to @pd, grants every bit
- * of @access and covers [iova, iova + len); otherwise NULL.
+ * Under RCU: @mr (an untagged entry of sdev->mr_xa, or NULL), referenced,
+ * if it is the MR @key names, belongs to @pd, grants every bit of @access
+ * and covers [iova, iova + len); otherwise NULL.  For a caller that has
+ * loaded the entry already (sroce_rkey_get() of a window-or-MR key).
  */
+struct sroce_mr *sroce_mr_ref(struct sroce_mr *mr, struct sroce_pd *pd, u32 key,
+			      int access, u64 iova, u64 len)
+{
+	if (!mr || mr->ibmr.rkey != key || mr->ibmr.pd != &pd->ibpd ||
+	    (mr->access & access) != access || !sroce_mr_covers(mr, iova, len) ||
+	    !refcount_inc_not_zero(&mr->refs))
+		return NULL;
+	return mr;
+}
+
+/* The MR named by @key, referenced, as sroce_mr_ref() checks it; or NULL. */
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len)
 {
@@ -251,10 +264,7 @@ struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 k
 	mr = xa_load(&sdev->mr_xa, key >> 8);
 	if (xa_pointer_tag(mr))		/* a memory window's key (mw.c) */
 		mr = NULL;
-	if (!mr || mr->ibmr.rkey != key || mr->ibmr.pd != &pd->ibpd ||
-	    (mr->access & access) != access || !sroce_mr_covers(mr, iova, len) ||
-	    !refcount_inc_not_zero(&mr->refs))
-		mr = NULL;
+	mr = sroce_mr_ref(mr, pd, key, access, iova, len);
 	rcu_read_unlock();
 	return mr;
 }

@@ -55,14 +55,18 @@ static struct sroce_mw *to_smw(struct ib_mw *ibmw)
 	return container_of(ibmw, struct sroce_mw, ibmw);
 }
 
-/* The window @rkey's index names, or NULL (an MR, or nothing).  Under RCU. */
-static struct sroce_mw_key *sroce_mw_lookup(struct sroce_dev *sdev, u32 rkey)
+/* The window key of the mr_xa entry @entry, or NULL (an MR, or nothing).  Under RCU. */
+static struct sroce_mw_key *sroce_mw_key_of(void *entry)
 {
-	void *entry = xa_load(&sdev->mr_xa, rkey >> 8);
-
 	if (!entry || xa_pointer_tag(entry) != SROCE_KEY_MW)
 		return NULL;
 	return xa_untag_pointer(entry);
+}
+
+/* The window @rkey's index names, or NULL.  Under RCU. */
+static struct sroce_mw_key *sroce_mw_lookup(struct sroce_dev *sdev, u32 rkey)
+{
+	return sroce_mw_key_of(xa_load(&sdev->mr_xa, rkey >> 8));
 }
 
 /* @mr gains a window, unless it is being deregistered. */
@@ -176,13 +180,8 @@ static u8 sroce_mw_bind_wqe(struct sroce_qp *qp, const struct sroce_swqe *sw)
 		rcu_read_unlock();
 		return SROCE_WC_MW_BIND_ERR;
 	}
-	if (sw->mw.length) {
+	if (sw->mw.length)
 		mr = sroce_mr_get(sdev, to_spd(key->pd), sw->mw.mr_lkey, 0, sw->mw.addr, 0);
-		if (mr && !sroce_mr_hold_mw(sdev, mr)) {
-			sroce_mr_put(mr);
-			mr = NULL;
-		}
-	}
 	if (mr) {
 		in.mr_found = 1;
 		in.mr_pd_match = 1;	/* looked up in the window's PD */
@@ -198,7 +197,16 @@ static u8 sroce_mw_bind_wqe(struct sroce_qp *qp, const struct sroce_swqe *sw)
 	if (key->dead)
 		in.wr_mw_rkey = ~in.cur_rkey;	/* gone: as a key it no longer has */
 	v = sroce_mw_bind(&in);
-	bound = v.status == SROCE_WC_SUCCESS && mr;
+	/*
+	 * Only a bind the core grants counts on the MR (key->lock, then the
+	 * leaf mw_lock), so a dereg racing a refused bind never sees EBUSY.
+	 * An MR being deregistered meanwhile is one the bind did not find.
+	 */
+	if (v.status == SROCE_WC_SUCCESS && mr && !sroce_mr_hold_mw(sdev, mr)) {
+		in.mr_found = 0;
+		v = sroce_mw_bind(&in);
+	}
+	bound = v.status == SROCE_WC_SUCCESS && mr && in.mr_found;
 	if (v.status == SROCE_WC_SUCCESS) {
 		old = key->mr;
 		key->mr = bound ? mr : NULL;
@@ -212,11 +220,8 @@ static u8 sroce_mw_bind_wqe(struct sroce_qp *qp, const struct sroce_swqe *sw)
 	spin_unlock_bh(&key->lock);
 	rcu_read_unlock();
 	sroce_mr_drop_mw(sdev, old);
-	if (mr) {
-		if (!bound)
-			sroce_mr_drop_mw(sdev, mr);
+	if (mr)
 		sroce_mr_put(mr);	/* the lookup's: a bound window counts in num_mw */
-	}
 	return v.status;
 }
 
@@ -268,12 +273,11 @@ void sroce_mw_qp_gone(struct sroce_qp *qp)
 
 	rcu_read_lock();	/* the keys are freed after a grace period */
 	xa_for_each(&sdev->mr_xa, index, entry) {
-		struct sroce_mw_key *key;
+		struct sroce_mw_key *key = sroce_mw_key_of(entry);
 		struct sroce_mr *mr = NULL;
 
-		if (xa_pointer_tag(entry) != SROCE_KEY_MW)
+		if (!key)
 			continue;
-		key = xa_untag_pointer(entry);
 		spin_lock_bh(&key->lock);
 		if (key->type == 2 && key->state == SROCE_MW_VALID && key->pd == qp->ibqp.pd &&
 		    key->qpn == qp->ibqp.qp_num)
@@ -315,12 +319,16 @@ struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 i
 	struct sroce_mr *mr = NULL;
 	struct sroce_mw_key *key;
 	struct sroce_mw_verdict v;
+	void *entry;
 
 	rcu_read_lock();
-	key = sroce_mw_lookup(qp->sdev, rkey);
+	/* One load per packet: the entry is a window's or an MR's. */
+	entry = xa_load(&qp->sdev->mr_xa, rkey >> 8);
+	key = sroce_mw_key_of(entry);
 	if (!key) {
+		mr = sroce_mr_ref(entry, qp->pd, rkey, access, iova, len);
 		rcu_read_unlock();
-		return sroce_mr_get(qp->sdev, qp->pd, rkey, access, iova, len);
+		return mr;
 	}
 	spin_lock_bh(&key->lock);
 	in.cur_rkey = key->rkey;

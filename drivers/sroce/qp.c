@@ -398,17 +398,18 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 }
 
 /**
- * sroce_qp_error() - move the QP to Error for an engine that hit a fatal error
+ * sroce_qp_enter_error() - the first half of sroce_qp_error(): the state
  * @qp: the QP
- * @event: the asynchronous event to raise
  *
- * Raises @event (SROCE_EVENT_NONE for an error completion, which reports
- * itself), then flushes the RQ and the SQ.  A QP that modify_qp or destroy is
- * already moving to RESET or ERR is left to them: they stop the task and
- * flush.
+ * For an error completion: the QP is in Error before the completion is
+ * posted, so a consumer that sees it and queries the QP finds Error (as
+ * sroce_qp_enter_sqe() does for SQE); sroce_qp_error_flush() follows it.
+ * A QP that modify_qp or destroy is already moving to RESET or ERR is left
+ * to them: they stop the task and flush.
  * Context: the QP task.
+ * Return: true if the QP was live and is now in Error.
  */
-void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
+bool sroce_qp_enter_error(struct sroce_qp *qp)
 {
 	bool live;
 
@@ -418,13 +419,34 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
 	if (live)
 		WRITE_ONCE(qp->state, IB_QPS_ERR);
 	spin_unlock_bh(&qp->state_lock);
-	if (!live)
-		return;
+	return live;
+}
+
+/*
+ * The second half: raises @event (SROCE_EVENT_NONE for an error
+ * completion, which reports itself), then flushes the RQ and the SQ.
+ */
+void sroce_qp_error_flush(struct sroce_qp *qp, enum ib_event_type event)
+{
 	/* The cause first: Last WQE Reached (an SRQ's QP) comes with the flush. */
 	if (event != SROCE_EVENT_NONE)
 		sroce_qp_event(qp, event);
 	sroce_resp_flush_rq(qp);
 	sroce_sq_error_flush(qp);
+}
+
+/**
+ * sroce_qp_error() - move the QP to Error for an engine that hit a fatal error
+ * @qp: the QP
+ * @event: the asynchronous event to raise
+ *
+ * Both halves at once: sroce_qp_enter_error(), then sroce_qp_error_flush().
+ * Context: the QP task.
+ */
+void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
+{
+	if (sroce_qp_enter_error(qp))
+		sroce_qp_error_flush(qp, event);
 }
 
 /**

@@ -130,6 +130,10 @@ bool sroce_req_run(struct sroce_qp *qp)
 		return false;
 	}
 	sroce_sq_fetch(qp, SROCE_REQ_FETCH);
+	/* A datagram is measured against the port's MTU now, not at RTS's. */
+	if (sroce_qp_is_ud(qp))
+		sroce_req_set_port_mtu(&s->core,
+				       ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)));
 	for (;;) {
 		int err;
 

@@ -583,6 +583,8 @@ struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 i
 
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
+struct sroce_mr *sroce_mr_ref(struct sroce_mr *mr, struct sroce_pd *pd, u32 key,
+			      int access, u64 iova, u64 len);
 void sroce_mr_put(struct sroce_mr *mr);
 enum sroce_copy_dir {
 	SROCE_COPY_TO_MR,	/* skb -> MR */
@@ -617,6 +619,8 @@ struct sroce_qp *sroce_qp_get(struct sroce_dev *sdev, u32 qpn);
 /* sroce_qp_error() without an affiliated event: an error completion says it. */
 #define SROCE_EVENT_NONE ((enum ib_event_type)-1)
 void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
+bool sroce_qp_enter_error(struct sroce_qp *qp);
+void sroce_qp_error_flush(struct sroce_qp *qp, enum ib_event_type event);
 void sroce_qp_snapshot(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);

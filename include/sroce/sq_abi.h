@@ -405,6 +405,15 @@ struct sroce_sq_ret sroce_req_local_done(struct sroce_sq_qp *sq, uint8_t status)
 void sroce_req_set_draining(struct sroce_sq_qp *sq, uint8_t on);
 
 /**
+ * sroce_req_set_port_mtu() - UD: the port's MTU is now @pmtu bytes.
+ *
+ * A datagram is one packet of at most the port's current MTU (ud-length):
+ * every WQE the requester reaches from now on is measured against it.
+ * RC and UC ignore it (their path MTU is a QP attribute, fixed at RTR).
+ */
+void sroce_req_set_port_mtu(struct sroce_sq_qp *sq, uint32_t pmtu);
+
+/**
  * sroce_comp_rx() - interpret a response packet.  On SROCE_SQ_PLACE,
  * @place says where its data goes and sroce_comp_placed() must follow.
  */

@@ -28,6 +28,7 @@ enum sroce_sq_step_op {
 	SQ_NEXT_PASS,	/* as SQ_NEXT, the value-th through sroce_req_next_last() */
 	SQ_NEXT_AGED,	/* as SQ_NEXT, each with SROCE_REQ_HINT_TIMER_AGED */
 	SQ_LOCAL_DONE,	/* report the local operation handed out: status */
+	SQ_PORT_MTU,	/* the port's MTU is now value bytes */
 };
 
 /* An expected request packet: every field is compared. */
@@ -184,6 +185,7 @@ SROCE_EXTERN_C_END
 #define PULL(...) { .op = SQ_PULL, __VA_ARGS__ }
 #define POST_ERROR(st_) { .op = SQ_POST_ERROR, .status = (st_) }
 #define LOCAL_DONE(st_, ...) { .op = SQ_LOCAL_DONE, .status = SROCE_WC_##st_, __VA_ARGS__ }
+#define PORT_MTU(mtu_) { .op = SQ_PORT_MTU, .value = (mtu_) }
 
 /* Step fields. */
 #define WF(f) .wflags = (f)

@@ -135,6 +135,9 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 	case SQ_DRAIN:
 		sroce_req_set_draining(&ws->sq, (uint8_t)s->value);
 		return none;
+	case SQ_PORT_MTU:
+		sroce_req_set_port_mtu(&ws->sq, s->value);
+		return none;
 	default:
 		return none;
 	}
@@ -163,7 +166,7 @@ void sroce_sq_case_run(const struct sroce_sq_case *c, struct sroce_sq_case_ws *w
 		if (s->drained1)
 			CHECK("drained", s->drained1 - 1, sroce_sq_drained(&ws->sq));
 		if (s->op == SQ_POST || s->op == SQ_POST_ERROR || s->op == SQ_UNSEND ||
-		    s->op == SQ_FLUSH || s->op == SQ_DRAIN)
+		    s->op == SQ_FLUSH || s->op == SQ_DRAIN || s->op == SQ_PORT_MTU)
 			continue;
 		CHECK("action", s->action, r.action);
 		CHECK("reason", s->reason, r.reason);

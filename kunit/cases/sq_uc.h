@@ -23,6 +23,19 @@ static const struct sroce_sq_case sroce_sq_cases_uc[] = {
 		),
 	},
 	{
+		.name = "uc-send the path mtu is the qp's: a port mtu change leaves uc alone",
+		.rules = "uc-send",
+		SQ_UC(0, 256),
+		SQ_STEPS(
+		PORT_MTU(4096),
+		POST(SEND, 300, WF(SIG)),
+		NEXT(SQ_IDLE,
+		     PKTS(PKT(UC_SEND_FIRST, 0, 0, 0, 256),
+			  PKT(UC_SEND_LAST, 0, 1, 256, 44))),
+		PULL(CQES(CQE_UC(0, 300, 1)))
+		),
+	},
+	{
 		.name = "uc-send a write: the reth on its first packet, the immediate on its last",
 		.rules = "uc-send",
 		SQ_UC(0, 256),

@@ -77,6 +77,35 @@ static const struct sroce_sq_case sroce_sq_cases_ud[] = {
 		),
 	},
 	{
+		.name = "ud-length the port mtu grows: up to the new mtu is one packet",
+		.rules = "ud-length",
+		SQ_UD(0, 1024),
+		SQ_STEPS(
+		POST(SEND, 1024),
+		NEXT(SQ_IDLE, PKTS(PKT_UD(UD_SEND_ONLY, 0, 0, 1024))),
+		PORT_MTU(4096),
+		POST(SEND, 4000),
+		POST(SEND, 4096),
+		NEXT(SQ_IDLE, PKTS(PKT_UD(UD_SEND_ONLY, 1, 1, 4000),
+				   PKT_UD(UD_SEND_ONLY, 2, 2, 4096))),
+		PULL(CQES(CQE_UD(0, 1024, 0), CQE_UD(1, 4000, 0), CQE_UD(2, 4096, 0)))
+		),
+	},
+	{
+		.name = "ud-length the port mtu shrinks: the next message over it fails unsent",
+		.rules = "ud-length",
+		SQ_UD(0, 4096),
+		SQ_STEPS(
+		POST(SEND, 2048),
+		POST(SEND, 2048, WF(SIG)),
+		NEXT_N(1, SQ_ACT(SEND), SQ_RULE(UD_SEND), PKTS(PKT_UD(UD_SEND_ONLY, 0, 0, 2048))),
+		/* 1500 rounds down to the IBA's 1024. */
+		PORT_MTU(1500),
+		NEXT(SQ_BLOCKED(ERROR), SQ_RULE(UD_LENGTH)),
+		PULL(CQES(CQE_UD(0, 2048, 0), CQE_R(1, LOC_LEN_ERR, 0, 1, UD_LENGTH, 1)))
+		),
+	},
+	{
 		.name = "ud-op a read, write or atomic on a ud qp fails loc_qp_op_err unsent",
 		.rules = "ud-op",
 		SQ_UD(0, 4096),

@@ -23,6 +23,12 @@ JSON lines.  The server checks, through pyverbs alone:
                 IBV_EVENT_SRQ_LIMIT_REACHED, the limit disarmed, completions
                 in order on the SRQ's QP
   cq_resize     resize of the completion channel's CQ
+  remote_inv    the client (the requester) invalidates a type 2 window of
+                the server's with a SEND with Invalidate: a write through
+                the window lands, the receive completes with the kernel's
+                IB_WC_WITH_INVALIDATE (librxe passes ib_wc_flags up as
+                they are, as with stock rxe) and the window's key, then a write through it fails
+                REM_ACCESS_ERR (last: the QPs go to Error)
 
 UD, on the server's own device (two UD QPs, AHs to its own GID):
 
@@ -44,6 +50,20 @@ UD, on the server's own device (two UD QPs, AHs to its own GID):
                 completes it LOC_LEN_ERR (sroce: ud_rx_errors + 1); the QP
                 stays in RTS and takes the next one (stock rxe completes it
                 LOC_QP_OP_ERR and moves the QP to Error)
+
+  ud_port_mtu   a UD QP in RTS follows the port's MTU: with the netdev at
+                MTU 9000 a 4096-byte datagram arrives whole; back at 1500,
+                a 2048-byte one does not go (sroce: completes LOC_LEN_ERR,
+                wc_loc_len_err + 1; stock rxe: completes it unsent)
+  gsi_mads      CM MADs sent from a UD QP to QP1 (Q_Key 0x80010000): a
+                DREQ for no connection is counted by ib_cm as a duplicate
+                and answered with a DREP that QP1 sends back to itself
+                (cm_rx_msgs/dreq, cm_rx_duplicates/dreq, cm_rx_msgs/drep
+                + 1 each, cm_tx_msgs/drep + 2: ib_cm's count of a reply
+                without a cm_id); a REP answering no REQ is taken
+                and dropped unanswered; a MAD under a wrong Q_Key, one to
+                QP0 and one of an unknown base version never reach ib_cm
+                (sroce: rx_drop_bad_qkey and rx_drop_no_qp + 1)
 
 On an sroce server only:
 
@@ -107,6 +127,7 @@ from pyverbs.wr import SGE, RecvWR, SendWR
 BUF = 65536
 # Server buffer layout (offsets into its MR).
 RECV_OFF, WRITE_OFF, READ_OFF, ATOMIC_OFF, SRQ_OFF = 0, 8192, 16384, 32768, 40960
+IB_WC_WITH_INVALIDATE = 1 << 2  # include/rdma/ib_verbs.h, what librxe passes up
 SRQ_SLOT = 512
 MTU = e.IBV_MTU_1024
 RD_ATOMIC = 4
@@ -285,26 +306,31 @@ def client_op(side, peer, op):
     """One requester operation; returns what the server needs to check."""
     qp = side.qps[op.get("qp", 0)]
     n = op.get("len", 0)
-    if op["do"] in ("send", "write_imm"):
+    if op["do"] in ("send", "write_imm", "write", "send_inv"):
         side.mr.write(pattern(op["seed"], n), n, 0)
     sge = SGE(side.mr.buf + op.get("loff", 0), n or 8, side.mr.lkey)
     opcode = {"send": e.IBV_WR_SEND_WITH_IMM if "imm" in op else e.IBV_WR_SEND,
               "write_imm": e.IBV_WR_RDMA_WRITE_WITH_IMM, "read": e.IBV_WR_RDMA_READ,
+              "write": e.IBV_WR_RDMA_WRITE, "send_inv": e.IBV_WR_SEND_WITH_INV,
               "cmp_swap": e.IBV_WR_ATOMIC_CMP_AND_SWP,
               "fetch_add": e.IBV_WR_ATOMIC_FETCH_AND_ADD}[op["do"]]
     flags = e.IBV_SEND_SIGNALED | (e.IBV_SEND_SOLICITED if op.get("solicited") else 0)
     wr = SendWR(wr_id=op.get("wr_id", 1), opcode=opcode, num_sge=1, sg=[sge],
                 send_flags=flags, imm_data=op.get("imm", 0))
-    raddr = peer["addr"] + op.get("roff", 0)
-    if op["do"] in ("write_imm", "read"):
-        wr.set_wr_rdma(peer["rkey"], raddr)
+    if op["do"] == "send_inv":
+        wr.imm_data = op["inv_rkey"]  # the union's invalidate_rkey, as it is
+    # A window's key and address, or the server's MR's.
+    raddr = op.get("raddr", peer["addr"] + op.get("roff", 0))
+    if op["do"] in ("write_imm", "read", "write"):
+        wr.set_wr_rdma(op.get("rkey", peer["rkey"]), raddr)
     elif op["do"] == "cmp_swap":
         wr.set_wr_atomic(peer["rkey"], raddr, op["compare"], op["swap"])
     elif op["do"] == "fetch_add":
         wr.set_wr_atomic(peer["rkey"], raddr, op["add"], 0)
     qp.post_send(wr)
     wc = side.poll(side.scq, op["do"])
-    expect(wc.status == e.IBV_WC_SUCCESS, f"{op['do']}: completion status {wc.status}")
+    want = op.get("status", e.IBV_WC_SUCCESS)
+    expect(wc.status == want, f"{op['do']}: completion status {wc.status}, expected {want}")
     if op["do"] == "read":
         got = side.mr.read(n, op["loff"])
         expect(got == pattern(op["seed"], n), "read: the data differs from the server's")
@@ -343,7 +369,8 @@ class Server:
         self.run("device", self.device)
         self.run("qp_states", self.qp_states)
         self.run("srq", self.srq)
-        for name in ("ud_loopback", "ud_qkey", "ud_no_wqe", "ud_recv_short", "ud_qp_state"):
+        for name in ("ud_loopback", "ud_qkey", "ud_no_wqe", "ud_recv_short", "ud_qp_state",
+                     "ud_port_mtu", "gsi_mads"):
             self.run(name, getattr(self, name))
         if self.args.dev.startswith("sroce"):
             self.run("flush_solicited", self.flush_solicited)
@@ -363,7 +390,10 @@ class Server:
         if self.results[-1]:
             for name in ("solicited", "write_imm", "read", "atomics", "srq_limit"):
                 self.run(name, getattr(self, name))
+        connected = self.results[-1] if len(self.results) else False
         self.run("cq_resize", self.cq_resize)
+        if connected:  # last: it leaves the connected QPs in Error
+            self.run("remote_inv", self.remote_inv)
         try:
             self.ch.send(do="quit")
         except OSError:
@@ -627,6 +657,96 @@ class Server:
         finally:
             self.ud_close(qps, ah)
 
+    # IBA 16.7 (CM MADs): class 0x07, version 2, method SEND; attribute IDs.
+    CM_REP, CM_DREQ, CM_DREP = 0x0013, 0x0015, 0x0016
+    QP1_QKEY = 0x80010000
+
+    @staticmethod
+    def cm_mad(attr_id, local_id, remote_id, base_version=1):
+        """A 256-byte CM MAD: the common header, then two comm IDs."""
+        hdr = bytes([base_version, 0x07, 2, 0x03, 0, 0, 0, 0]) + \
+            random.getrandbits(64).to_bytes(8, "big") + \
+            attr_id.to_bytes(2, "big") + bytes(6)
+        return (hdr + local_id.to_bytes(4, "big") + remote_id.to_bytes(4, "big")).ljust(256, b"\0")
+
+    def cm_counters(self):
+        base = f"/sys/class/infiniband/{self.args.dev}/ports/1"
+        out = {}
+        for group in ("cm_rx_msgs", "cm_rx_duplicates", "cm_tx_msgs"):
+            for name in ("rep", "dreq", "drep"):
+                with open(f"{base}/{group}/{name}") as f:
+                    out[f"{group}/{name}"] = int(f.read())
+        return out
+
+    def mad_send(self, qp, cq, ah, qpn, qkey, mad):
+        s = self.s
+        off = RECV_OFF + 4096
+        s.mr.write(mad, len(mad), off)
+        wr = SendWR(wr_id=0x4d4144, opcode=e.IBV_WR_SEND, num_sge=1,
+                    sg=[SGE(s.mr.buf + off, len(mad), s.mr.lkey)], send_flags=e.IBV_SEND_SIGNALED)
+        wr.set_wr_ud(ah, qpn, qkey)
+        qp.post_send(wr)
+        self.ud_poll(cq, f"MAD send to QPN {qpn}")
+
+    def gsi_mads(self):
+        """MADs through the GSI QP that ib_cm or the provider must refuse."""
+        qps = self.ud_pair(qkey_a=self.QP1_QKEY)
+        (a, acq), _ = qps
+        ah = self.ud_ah()
+        unknown = 0x5eed0000 | random.getrandbits(16)
+
+        def cm_delta(before, name, want, what):
+            got = self.cm_counters()[name] - before[name]
+            expect(got == want, f"{what}: {name} changed by {got}, expected {want}")
+
+        def settle(before, name):
+            """Wait up to 5 s for ib_cm's counter @name to move."""
+            for _ in range(50):
+                if self.cm_counters()[name] != before[name]:
+                    break
+                time.sleep(0.1)
+            time.sleep(0.5)  # and whatever it answers to come back
+
+        try:
+            # A DREQ for a connection that does not exist (ib_cm's state
+            # machine has no cm_id in a state to take it): counted as a
+            # duplicate and answered with a DREP, which QP1 sends from an
+            # AH built from this datagram's GRH back to QP1 of our own GID.
+            cm = self.cm_counters()
+            before = self.counters()
+            self.mad_send(a, acq, ah, 1, self.QP1_QKEY, self.cm_mad(self.CM_DREQ, unknown, unknown + 1))
+            settle(cm, "cm_tx_msgs/drep")
+            cm_delta(cm, "cm_rx_msgs/dreq", 1, "stray DREQ")
+            cm_delta(cm, "cm_rx_duplicates/dreq", 1, "stray DREQ")
+            # ib_cm counts a message sent without a cm_id as sent twice
+            # (cm_send_handler() gives it one retry); one DREP arrives.
+            cm_delta(cm, "cm_tx_msgs/drep", 2, "stray DREQ")
+            cm_delta(cm, "cm_rx_msgs/drep", 1, "the DREP QP1 sent to itself")
+            # A REP answering no REQ: taken in, dropped, not answered.
+            cm = self.cm_counters()
+            self.mad_send(a, acq, ah, 1, self.QP1_QKEY, self.cm_mad(self.CM_REP, unknown, unknown + 2))
+            settle(cm, "cm_rx_msgs/rep")
+            cm_delta(cm, "cm_rx_msgs/rep", 1, "stray REP")
+            cm_delta(cm, "cm_rx_duplicates/rep", 0, "stray REP")
+            for name in ("cm_tx_msgs/drep", "cm_rx_msgs/dreq"):
+                cm_delta(cm, name, 0, "stray REP")
+            # Refused below ib_mad, by the provider, never seen by ib_cm:
+            # QP1 under a Q_Key that is not 0x80010000, a MAD to QP0
+            # (RoCE has none), and (ib_mad's own check) an unknown base
+            # version.
+            cm = self.cm_counters()
+            self.mad_send(a, acq, ah, 1, 0x1234, self.cm_mad(self.CM_DREQ, unknown, unknown + 3))
+            self.mad_send(a, acq, ah, 0, self.QP1_QKEY, self.cm_mad(self.CM_DREQ, unknown, unknown + 4))
+            self.mad_send(a, acq, ah, 1, self.QP1_QKEY,
+                          self.cm_mad(self.CM_DREQ, unknown, unknown + 5, base_version=0x7f))
+            time.sleep(1.5)
+            for name in ("cm_rx_msgs/dreq", "cm_tx_msgs/drep"):
+                cm_delta(cm, name, 0, "MADs refused below ib_cm")
+            self.expect_delta(before, "rx_drop_bad_qkey", 1)
+            self.expect_delta(before, "rx_drop_no_qp", 1)
+        finally:
+            self.ud_close(qps, ah)
+
     def ud_too_long(self):
         qps = self.ud_pair()
         (a, acq), (b, bcq) = qps
@@ -650,6 +770,46 @@ class Server:
             expect(self.s.mr.read(1024, RECV_OFF + 40) == pattern(80, 1024), "payload differs")
         finally:
             self.ud_close(qps, ah)
+
+    def netdev(self):
+        with open(f"/sys/class/infiniband/{self.args.dev}/ports/1/gid_attrs/ndevs/0") as f:
+            return f.read().strip()
+
+    def set_netdev_mtu(self, mtu, active):
+        """The device's netdev to MTU @mtu; wait for the port's active_mtu @active."""
+        subprocess.run(["ip", "link", "set", "dev", self.netdev(), "mtu", str(mtu)], check=True)
+        for _ in range(50):
+            if self.s.ctx.query_port(1).active_mtu == active:
+                return
+            time.sleep(0.1)
+        raise Check(f"active_mtu not {active} 5 s after the netdev MTU became {mtu}")
+
+    def ud_port_mtu(self):
+        """A UD QP in RTS follows the port's MTU as the netdev's changes."""
+        qps = self.ud_pair()
+        (a, acq), (b, bcq) = qps
+        ah = self.ud_ah()
+        try:
+            self.set_netdev_mtu(9000, e.IBV_MTU_4096)
+            self.ud_recv(b, 82, 40 + 4096)
+            self.ud_send(a, ah, b.qp_num, 0x1234, 4096, 82)
+            self.ud_poll(acq, "UD send of 4096 B at MTU 4096")
+            wc = self.ud_poll(bcq, "UD receive of 4096 B")
+            expect(wc.byte_len == 40 + 4096, f"byte_len {wc.byte_len}")
+            expect(self.s.mr.read(4096, RECV_OFF + 40) == pattern(82, 4096), "payload differs")
+            self.set_netdev_mtu(1500, e.IBV_MTU_1024)
+            self.ud_recv(b, 83, 40 + 4096)
+            before = self.counters()
+            self.ud_send(a, ah, b.qp_num, 0x1234, 2048, 83)
+            if self.sroce():
+                self.ud_poll(acq, "UD send of 2048 B back at MTU 1024", e.IBV_WC_LOC_LEN_ERR)
+                self.expect_delta(before, "wc_loc_len_err", 1)
+            else:  # C10-93.1.1: stock rxe completes it unsent
+                self.ud_poll(acq, "UD send of 2048 B back at MTU 1024")
+            self.ud_nothing(bcq, "a send over the MTU")
+        finally:
+            self.ud_close(qps, ah)
+            subprocess.run(["ip", "link", "set", "dev", self.netdev(), "mtu", "1500"])
 
     def ud_ah_destroyed(self):
         qps = self.ud_pair()
@@ -751,6 +911,9 @@ class Server:
             expect(wc.opcode == e.IBV_WC_LOCAL_INV, f"LOCAL_INV completion opcode {wc.opcode}")
             self.mw_write(a, acq, rkey, mr.buf + 2048, e.IBV_WC_REM_ACCESS_ERR,
                           "a write through an invalidated window")
+            # The QP was in Error before its error completion was posted.
+            st = a.query(e.IBV_QP_STATE)[0].qp_state
+            expect(st == e.IBV_QPS_ERR, f"requester state {st} after its error completion")
             # A second window, on a second pair: the range is the window's.
             pairs.append(self.rc_pair())
             (a, acq), (b, bcq) = pairs[-1]
@@ -925,6 +1088,37 @@ class Server:
         expect(got == ATOMIC_SWAP, f"FETCH_ADD returned {got:#x}, expected {ATOMIC_SWAP:#x}")
         final = int.from_bytes(s.mr.read(8, ATOMIC_OFF), "little")
         expect(final == ATOMIC_SWAP + ATOMIC_ADD, f"final value {final:#x}")
+
+    def remote_inv(self):
+        """The peer invalidates a window of ours with a SEND with Invalidate."""
+        s = self.s
+        mr = MR(s.pd, 8192, e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_MW_BIND)
+        mw = MW(s.pd, e.IBV_MW_TYPE_2)
+        try:
+            rkey = self.mw_bind2(s.qps[0], s.scq, mw, mr, 1024, 4096, e.IBV_WC_SUCCESS,
+                                 "BIND_MW on the connected QP")
+            self.op(do="write", len=4096, seed=51, rkey=rkey, raddr=mr.buf + 1024)
+            expect(mr.read(4096, 1024) == pattern(51, 4096), "the write through the window differs")
+            s.post_recv(52, RECV_OFF, 64)
+            self.op(do="send_inv", len=32, seed=52, inv_rkey=rkey)
+            wc = s.poll(s.cq, "the SEND with Invalidate")
+            expect(wc.status == e.IBV_WC_SUCCESS, f"receive status {wc.status}")
+            expect(wc.opcode == e.IBV_WC_RECV, f"receive opcode {wc.opcode}")
+            # librxe hands the kernel's ib_wc_flags through as they are:
+            # IB_WC_WITH_INVALIDATE is 1 << 2 there (libibverbs' bit for
+            # IBV_WC_IP_CSUM_OK), as stock rxe reports it too.
+            expect(wc.wc_flags & IB_WC_WITH_INVALIDATE,
+                   f"IB_WC_WITH_INVALIDATE not set ({wc.wc_flags:#x})")
+            expect(wc.imm_data == rkey, f"invalidated_rkey {wc.imm_data:#x}, expected {rkey:#x}")
+            expect(s.mr.read(32, RECV_OFF) == pattern(52, 32), "the SEND's payload differs")
+            # The window is free: a write through its key fails (and moves
+            # both QPs to Error, so this check runs last).
+            self.op(do="write", len=16, seed=53, rkey=rkey, raddr=mr.buf + 1024,
+                    status=e.IBV_WC_REM_ACCESS_ERR)
+            expect(mr.read(16, 1024) == pattern(51, 16), "a write through the freed window landed")
+        finally:
+            mw.close()
+            mr.close()
 
     def srq_limit(self):
         s = self.s

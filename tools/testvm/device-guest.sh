@@ -50,6 +50,19 @@ check "RoCEv2 GIDs from ib_core" sh -c 'cat /sys/class/infiniband/sroce0/ports/1
 # and ib_cm and rdma_cm attached (the test kernels have no ib_umad).
 check "ib_mad's QP1 (GSI) exists" sh -c 'rdma res show qp link sroce0/1 | grep -qE "lqpn 1 .*type GSI"'
 check "no ib_mad error at registration" not sh -c 'dmesg | grep -qiE "ib_mad.*(couldn.t|error|fail)"'
+# ib_umad (Debian's kernels have it, the test kernels do not) gives the
+# port a /dev/infiniband/umadN, as it does stock rxe's.
+if modinfo ib_umad >/dev/null 2>&1; then
+	check "ib_umad loads" modprobe ib_umad
+	check "/dev/infiniband/umadN for sroce0 port 1" sh -c '
+		for d in /sys/class/infiniband_mad/umad*; do
+			[ "$(cat "$d/ibdev")" = sroce0 ] && [ "$(cat "$d/port")" = 1 ] &&
+				[ -c "/dev/infiniband/${d##*/}" ] && exit 0
+		done
+		exit 1'
+else
+	echo "device-test: note: this kernel has no ib_umad, /dev/infiniband/umadN not checked"
+fi
 check "second device on the same netdev refused" not rdma link add sroce1 type sroce netdev eth0
 check "stock rdma_rxe refuses to load beside sroce" not modprobe rdma_rxe
 modprobe 8021q	# a module on the stock kernels, built in on the test kernels
@@ -72,12 +85,47 @@ check "optional counter req_core_packets hidden by default" \
 	not sh -c 'rdma statistic show link sroce0/1 | grep -qw req_core_packets'
 check "optional counter shown once enabled" sh -c 'rdma statistic set link sroce0/1 optional-counters req_core_packets && rdma statistic show link sroce0/1 | grep -qw req_core_packets'
 
+# The GID table follows the netdev's addresses (ib_core's roce_gid_mgmt
+# through sroce's netdev): an address added gives a RoCE v2 GID, one
+# removed takes it away.
+has_gid() {	# has_gid GID: sroce0 has GID (as sysfs prints it) of type RoCE v2
+	for g in /sys/class/infiniband/sroce0/ports/1/gids/*; do
+		[ "$(cat "$g" 2>/dev/null)" = "$1" ] &&
+			grep -q "RoCE v2" "/sys/class/infiniband/sroce0/ports/1/gid_attrs/types/${g##*/}" 2>/dev/null &&
+			return 0
+	done
+	return 1
+}
+wait_gid() {	# wait_gid yes|no GID: up to 5 s for has_gid to say so
+	i=0
+	while [ $i -lt 50 ]; do
+		if has_gid "$2"; then [ "$1" = yes ] && return 0
+		else [ "$1" = no ] && return 0; fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# shellcheck disable=SC2046
+my_gid=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' $(echo "$MY_IP" | tr . ' '))
+check "the IPv4-mapped GID of $MY_IP" wait_gid yes "$my_gid"
+$IP addr add 10.77.0.1/24 dev eth0
+check "a GID for an IPv4 address added" wait_gid yes 0000:0000:0000:0000:0000:ffff:0a4d:0001
+$IP addr del 10.77.0.1/24 dev eth0
+check "the GID gone with its address" wait_gid no 0000:0000:0000:0000:0000:ffff:0a4d:0001
+$IP -6 addr add fd77::1/64 dev eth0 nodad
+check "a GID for an IPv6 address added" wait_gid yes fd77:0000:0000:0000:0000:0000:0000:0001
+$IP -6 addr del fd77::1/64 dev eth0
+check "the IPv6 GID gone with its address" wait_gid no fd77:0000:0000:0000:0000:0000:0000:0001
+check "the checker sees no GID that is not there" not has_gid fd77:0000:0000:0000:0000:0000:0000:0002
+
 # Port state follows the netdev; the MTU follows the netdev's MTU.
 $IP link set eth0 down
 check "port DOWN with the link down" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q DOWN'
 $IP link set eth0 up
 sleep 1
 check "port ACTIVE again" sh -c 'cat /sys/class/infiniband/sroce0/ports/1/state | grep -q ACTIVE'
+check "the GID of $MY_IP there after down and up" wait_gid yes "$my_gid"
 $IP link set eth0 mtu 9000 && check "active_mtu 4096 at MTU 9000" sh -c 'ibv_devinfo -d sroce0 | grep -qE "active_mtu:[[:space:]]+4096"'
 $IP link set eth0 mtu 1500
 

@@ -5,9 +5,10 @@
 # exchange), in one boot, each round on the providers its pairing names:
 #   tools/testvm/kcm-test.sh [normal|debug] [ROUNDS]
 # ROUNDS: comma-separated CLIENT-SERVER[:FAMILY] (FAMILY 4 or 6, default
-# 4), default sroce-sroce,sroce-sroce:6,rxe-sroce,sroce-rxe,rxe-rxe: sroce
-# at both ends, against stock rxe in both directions, and stock rxe at
-# both ends, the control that checks the test itself.  Prints
+# 4), default sroce-sroce,sroce-sroce:6,rxe-sroce,rxe-sroce:6,sroce-rxe,
+# sroce-rxe:6,rxe-rxe: sroce at both ends and against stock rxe in both
+# directions, each over IPv4 and IPv6, and stock rxe at both ends, the
+# control that checks the test itself.  Prints
 # "kcm: P passed, F failed" over the checks of the rounds with sroce on
 # either end (both sides' KCM lines, and each side's RESULT line); the
 # rxe-rxe control must pass in full too, or the run fails.
@@ -20,7 +21,7 @@ case $flavour in
 normal | debug) ;;
 *) echo "kcm-test: a test kernel (normal or debug), got '$flavour'" >&2; exit 2 ;;
 esac
-rounds=${2:-sroce-sroce,sroce-sroce:6,rxe-sroce,sroce-rxe,rxe-rxe}
+rounds=${2:-sroce-sroce,sroce-sroce:6,rxe-sroce,rxe-sroce:6,sroce-rxe,sroce-rxe:6,rxe-rxe}
 n=0
 for r in ${rounds//,/ }; do
 	fam=4

@@ -11,6 +11,8 @@
 . /sroce/guest-lib.sh
 export PYTHONDONTWRITEBYTECODE=1
 net_up || exit 10
+# ib_cm, for gsi_mads: the CM agent on QP1 (it attaches to each device).
+modprobe ib_cm || echo "pyverbs-guest: cannot load ib_cm"
 fail=0
 n=0
 while read -r round; do

@@ -194,7 +194,7 @@ phase_begin() {
 
 # mkcmd KIND TOOL SIZE ITERS PORT OPTIONS...: sets CMD (the server's
 # command line) and CCMD (the client's; it adds the server's address),
-# and v6 (1: the client connects to the IPv6 address).
+# and v6 (1: the client connects to the IPv6 address; only for rdma_cm).
 mkcmd() {
 	k=$1 tool=$2 size=$3 iters=$4 port=$5
 	shift 5
@@ -206,7 +206,9 @@ mkcmd() {
 		esac
 	done
 	[ -n "$gid" ] || { CMD=; return 1; }
-	[ "$k" = cm ] || v6=0
+	# The address family only matters where rdma_cm resolves it: the
+	# cm tools, and perftest or the integrity tool with -R.
+	case $k:$opts in cm:* | pt:*-R* | it:*-R*) ;; *) v6=0 ;; esac
 	CCMD=
 	case $k in
 	cm) any=0.0.0.0
@@ -265,6 +267,13 @@ run_client() {
 			break
 		sleep 1
 	done
+	# The integrity tool over rdma_cm says where it resolved: an IPv6
+	# check must have connected over IPv6 (not a v4-mapped fallback).
+	if [ "$2" = it ] && [ $crc = 0 ] && [ "$v6" = 1 ] &&
+	   ! grep -q "rdma_cm resolved [0-9a-f]*:[0-9a-f:]* port" "/tmp/c.$1"; then
+		echo "rc-guest: $1 did not resolve an IPv6 address" >>"/tmp/c.$1"
+		crc=97
+	fi
 	if [ "$2" = pt ]; then
 		line=$(awk '/^[ \t]*[0-9]+[ \t]+[0-9]+[ \t]+[0-9.]+[ \t]+[0-9.]+/ {l=$0} END {print l}' "/tmp/c.$1")
 		echo "RC-BW $1 $line"

@@ -27,9 +27,9 @@
 #   over IPv6, ib_send_bw -c UD at 1024 B, ib_send_lat -c UD at 64 B;
 #   UC: ibv_uc_pingpong -c at 4 KiB (and 1 KiB over IPv6), ib_write_bw
 #   and ib_send_bw -c UC;
-#   the connection manager: rping -V (IPv4 and IPv6), ucmatose, udaddy,
-#   mckey (UD multicast), rdma_server/rdma_client, sroce_integrity -R,
-#   ib_send_bw -R and ib_write_bw -R.
+#   the connection manager: rping -V, ucmatose, udaddy, rdma_server/
+#   rdma_client and sroce_integrity -R (each over IPv4 and IPv6), mckey
+#   (UD multicast), ib_send_bw -R and ib_write_bw -R.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
 # those of them only, and implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
@@ -200,7 +200,9 @@ uc_checks() {	# ROUND PAIRING
 # with its data verified, ucmatose (two RC connections), udaddy (UD,
 # SIDR) and rdma_server/rdma_client, each over IPv4 and IPv6; mckey (UD
 # multicast; rdma_cm refuses IPv6 multicast on RoCEv2); the integrity
-# tool and perftest connecting through rdma_cm (-R, IPv4).
+# tool connecting through rdma_cm (-R) over IPv4 and IPv6, and perftest
+# (-R) over IPv4: perftest 4.5-0.17 resolves its server's name as IPv4
+# only ("Address family for hostname not supported", stock rxe too).
 cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm rping - "$(nit 50 20)" cm/rping
 	add "$1" "$2" cm rping - 20 cm/rping/ipv6 @ipv6
@@ -212,6 +214,7 @@ cm_checks() {	# ROUND PAIRING
 	add "$1" "$2" cm rdma_server - - cm/rdma_server
 	add "$1" "$2" cm rdma_server - - cm/rdma_server/ipv6 @ipv6
 	add "$1" "$2" it sroce_integrity - - cm/sroce_integrity -R
+	add "$1" "$2" it sroce_integrity - - cm/sroce_integrity/ipv6 -R @ipv6
 	add "$1" "$2" pt ib_send_bw 4096 "$(nit 50 20)" cm/ib_send_bw/4096 -R
 	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R
 }

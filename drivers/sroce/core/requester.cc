@@ -428,6 +428,13 @@ SqRet SendQueue::Stop(uint32_t pos, uint8_t status, uint8_t rule) {
   return r;
 }
 
+// ud-length: a UD QP follows the port's MTU.  Refuse() measures each WQE
+// as the requester reaches it, and builds its one packet in the same
+// Next(), so no WQE is measured under one MTU and cut under another.
+void SendQueue::SetPortMtu(uint32_t pmtu) {
+  if (Ud()) pmtu_ = ValidPmtu(pmtu);
+}
+
 SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   undo_valid_ = false;
   if (Unreliable() && !error_ && !stopped_ && cur_.pos == sent_ && sent_ != prod_ && !draining_)

@@ -122,6 +122,7 @@ class SendQueue {
   SqRet WqeError(uint8_t status);
   SqRet LocalDone(uint8_t status);
   void SetDraining(bool on) { draining_ = on; }
+  void SetPortMtu(uint32_t pmtu);
 
   // Completer (completer.cc).
   SqRet Rx(const sroce_comp_pkt& r, sroce_comp_place* place);

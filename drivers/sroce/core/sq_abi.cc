@@ -68,6 +68,10 @@ void sroce_req_set_draining(sroce_sq_qp* sq, uint8_t on) {
   SendQueue::From(sq)->SetDraining(on != 0);
 }
 
+void sroce_req_set_port_mtu(sroce_sq_qp* sq, uint32_t pmtu) {
+  SendQueue::From(sq)->SetPortMtu(pmtu);
+}
+
 sroce_sq_ret sroce_comp_rx(sroce_sq_qp* sq, const sroce_comp_pkt* resp, sroce_comp_place* place) {
   return SendQueue::From(sq)->Rx(*resp, place);
 }

@@ -116,7 +116,7 @@ static int sroce_query_port(struct ib_device *ibdev, u32 port, struct ib_port_at
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP : IB_PORT_PHYS_STATE_DISABLED;
 	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = sdev->active_mtu;
+	attr->active_mtu = READ_ONCE(sdev->active_mtu);
 	attr->gid_tbl_len = 1024;
 	attr->pkey_tbl_len = 1;
 	attr->port_cap_flags = IB_PORT_CM_SUP;

@@ -428,6 +428,17 @@ bool sroce_qp_enter_error(struct sroce_qp *qp)
  */
 void sroce_qp_error_flush(struct sroce_qp *qp, enum ib_event_type event)
 {
+	bool err;
+
+	/*
+	 * A kernel consumer's completion handler, run between the halves, may
+	 * have moved the QP on (ERR -> RESET, destroy): that move flushes.
+	 */
+	spin_lock_bh(&qp->state_lock);
+	err = qp->state == IB_QPS_ERR;
+	spin_unlock_bh(&qp->state_lock);
+	if (!err)
+		return;
 	/* The cause first: Last WQE Reached (an SRQ's QP) comes with the flush. */
 	if (event != SROCE_EVENT_NONE)
 		sroce_qp_event(qp, event);

@@ -36,6 +36,21 @@ static const struct sroce_sq_case sroce_sq_cases_uc[] = {
 		),
 	},
 	{
+		.name = "uc-send a completion pulled is final: an unsend after it changes nothing",
+		.rules = "uc-send",
+		SQ_UC(0, 256),
+		SQ_STEPS(
+		POST(SEND, 10, WF(SIG)),
+		NEXT_N(1, SQ_ACT(SEND), SQ_RULE(UC_SEND), PKTS(PKT(UC_SEND_ONLY, 0, 0, 0, 10))),
+		PULL(CQES(CQE_UC(0, 10, 1))),
+		UNSEND(),
+		POST(SEND, 5, WF(SIG)),
+		PULL(),
+		NEXT(SQ_IDLE, PKTS(PKT(UC_SEND_ONLY, 1, 1, 0, 5))),
+		PULL(CQES(CQE_UC(1, 5, 1)))
+		),
+	},
+	{
 		.name = "uc-send a write: the reth on its first packet, the immediate on its last",
 		.rules = "uc-send",
 		SQ_UC(0, 256),

@@ -106,6 +106,19 @@ static const struct sroce_sq_case sroce_sq_cases_ud[] = {
 		),
 	},
 	{
+		.name = "ud-length a datagram taken back is measured anew: over a new mtu it fails",
+		.rules = "ud-length",
+		SQ_UD(0, 4096),
+		SQ_STEPS(
+		POST(SEND, 2048, WF(SIG)),
+		NEXT_N(1, SQ_ACT(SEND), SQ_RULE(UD_SEND), PKTS(PKT_UD(UD_SEND_ONLY, 0, 0, 2048))),
+		UNSEND(),
+		PORT_MTU(1024),
+		NEXT(SQ_BLOCKED(ERROR), SQ_RULE(UD_LENGTH)),
+		PULL(CQES(CQE_R(0, LOC_LEN_ERR, 0, 1, UD_LENGTH, 1)))
+		),
+	},
+	{
 		.name = "ud-op a read, write or atomic on a ud qp fails loc_qp_op_err unsent",
 		.rules = "ud-op",
 		SQ_UD(0, 4096),

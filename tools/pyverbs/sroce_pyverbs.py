@@ -351,7 +351,8 @@ class Server:
             fn()
             print(f"PYVERBS {name} PASS", flush=True)
             self.results.append(True)
-        except (Check, PyverbsError, Timeout, ConnectionError, OSError) as ex:
+        except (Check, PyverbsError, Timeout, ConnectionError, OSError,
+                subprocess.SubprocessError) as ex:
             print(f"PYVERBS {name} FAIL {type(ex).__name__}: {ex}", flush=True)
             self.results.append(False)
         finally:
@@ -387,10 +388,10 @@ class Server:
         conn.settimeout(300)
         self.ch = Channel(conn)
         self.run("connect", self.connect)
-        if self.results[-1]:
+        connected = self.results[-1]
+        if connected:
             for name in ("solicited", "write_imm", "read", "atomics", "srq_limit"):
                 self.run(name, getattr(self, name))
-        connected = self.results[-1] if len(self.results) else False
         self.run("cq_resize", self.cq_resize)
         if connected:  # last: it leaves the connected QPs in Error
             self.run("remote_inv", self.remote_inv)
@@ -699,13 +700,12 @@ class Server:
             got = self.cm_counters()[name] - before[name]
             expect(got == want, f"{what}: {name} changed by {got}, expected {want}")
 
-        def settle(before, name):
-            """Wait up to 5 s for ib_cm's counter @name to move."""
-            for _ in range(50):
-                if self.cm_counters()[name] != before[name]:
-                    break
+        def settle(before, name, delta=1):
+            """Wait up to 10 s for ib_cm's counter @name to move by @delta."""
+            for _ in range(100):
+                if self.cm_counters()[name] - before[name] >= delta:
+                    return
                 time.sleep(0.1)
-            time.sleep(0.5)  # and whatever it answers to come back
 
         try:
             # A DREQ for a connection that does not exist (ib_cm's state
@@ -715,7 +715,8 @@ class Server:
             cm = self.cm_counters()
             before = self.counters()
             self.mad_send(a, acq, ah, 1, self.QP1_QKEY, self.cm_mad(self.CM_DREQ, unknown, unknown + 1))
-            settle(cm, "cm_tx_msgs/drep")
+            settle(cm, "cm_tx_msgs/drep", 2)  # its send completion, and
+            settle(cm, "cm_rx_msgs/drep")  # the DREP back at QP1
             cm_delta(cm, "cm_rx_msgs/dreq", 1, "stray DREQ")
             cm_delta(cm, "cm_rx_duplicates/dreq", 1, "stray DREQ")
             # ib_cm counts a message sent without a cm_id as sent twice
@@ -726,6 +727,7 @@ class Server:
             cm = self.cm_counters()
             self.mad_send(a, acq, ah, 1, self.QP1_QKEY, self.cm_mad(self.CM_REP, unknown, unknown + 2))
             settle(cm, "cm_rx_msgs/rep")
+            time.sleep(0.5)  # an answer, were there one, would follow at once
             cm_delta(cm, "cm_rx_msgs/rep", 1, "stray REP")
             cm_delta(cm, "cm_rx_duplicates/rep", 0, "stray REP")
             for name in ("cm_tx_msgs/drep", "cm_rx_msgs/dreq"):
@@ -739,9 +741,12 @@ class Server:
             self.mad_send(a, acq, ah, 0, self.QP1_QKEY, self.cm_mad(self.CM_DREQ, unknown, unknown + 4))
             self.mad_send(a, acq, ah, 1, self.QP1_QKEY,
                           self.cm_mad(self.CM_DREQ, unknown, unknown + 5, base_version=0x7f))
-            time.sleep(1.5)
-            for name in ("cm_rx_msgs/dreq", "cm_tx_msgs/drep"):
-                cm_delta(cm, name, 0, "MADs refused below ib_cm")
+            # Then a good stray DREQ on the same path: once its DREP is
+            # back, the three before it were handled, and only it counts.
+            self.mad_send(a, acq, ah, 1, self.QP1_QKEY, self.cm_mad(self.CM_DREQ, unknown, unknown + 6))
+            settle(cm, "cm_rx_msgs/drep")
+            for name in ("cm_rx_msgs/dreq", "cm_rx_duplicates/dreq", "cm_rx_msgs/drep"):
+                cm_delta(cm, name, 1, "three refused MADs, then a stray DREQ")
             self.expect_delta(before, "rx_drop_bad_qkey", 1)
             self.expect_delta(before, "rx_drop_no_qp", 1)
         finally:
@@ -789,6 +794,8 @@ class Server:
         qps = self.ud_pair()
         (a, acq), (b, bcq) = qps
         ah = self.ud_ah()
+        with open(f"/sys/class/net/{self.netdev()}/mtu") as f:
+            mtu0 = int(f.read())
         try:
             self.set_netdev_mtu(9000, e.IBV_MTU_4096)
             self.ud_recv(b, 82, 40 + 4096)
@@ -808,8 +815,8 @@ class Server:
                 self.ud_poll(acq, "UD send of 2048 B back at MTU 1024")
             self.ud_nothing(bcq, "a send over the MTU")
         finally:
+            subprocess.run(["ip", "link", "set", "dev", self.netdev(), "mtu", str(mtu0)])
             self.ud_close(qps, ah)
-            subprocess.run(["ip", "link", "set", "dev", self.netdev(), "mtu", "1500"])
 
     def ud_ah_destroyed(self):
         qps = self.ud_pair()
@@ -1102,6 +1109,7 @@ class Server:
             s.post_recv(52, RECV_OFF, 64)
             self.op(do="send_inv", len=32, seed=52, inv_rkey=rkey)
             wc = s.poll(s.cq, "the SEND with Invalidate")
+            expect(wc.wr_id == 52, f"receive wr_id {wc.wr_id}, expected 52")
             expect(wc.status == e.IBV_WC_SUCCESS, f"receive status {wc.status}")
             expect(wc.opcode == e.IBV_WC_RECV, f"receive opcode {wc.opcode}")
             # librxe hands the kernel's ib_wc_flags through as they are:

@@ -40,6 +40,21 @@ bool IsRequestOpcode(uint8_t op) {
          op == SROCE_OP_SEND_LAST_INV || op == SROCE_OP_SEND_ONLY_INV;
 }
 
+// A request opcode the transport may send: UC's are RC's SENDs and
+// WRITEs with the UC transport bits, UD's the two SEND Only opcodes.
+bool IsRequestOpcode(uint8_t op, uint8_t transport) {
+  const uint8_t code = op & ((1u << SROCE_OP_TRANSPORT_SHIFT) - 1);
+  const uint8_t tbits = static_cast<uint8_t>(op >> SROCE_OP_TRANSPORT_SHIFT);
+  switch (transport) {
+    case SROCE_TRANSPORT_UC:
+      return tbits == SROCE_OP_TRANSPORT_UC && code <= SROCE_OP_WRITE_ONLY_IMM;
+    case SROCE_TRANSPORT_UD:
+      return op == SROCE_OP_UD_SEND_ONLY || op == SROCE_OP_UD_SEND_ONLY_IMM;
+    default:
+      return IsRequestOpcode(op);
+  }
+}
+
 // The requester and completer: whatever responses and timer events come,
 // packets stay inside their WQE and the path MTU, the acknowledged PSN
 // never moves back, and every posted WQE is retired exactly once, in order.
@@ -57,6 +72,7 @@ int FuzzSendQueue(Reader& in) {
   p.retry_cnt = in.U8();
   p.rnr_retry = in.U8();
   p.hold_tail = in.U8() & 1;
+  p.transport = in.U8() % SROCE_TRANSPORT_COUNT;
   sroce_sq_init(&sq, &p, ring, kSlots);
   uint32_t pmtu = 256;
   while (pmtu < 4096 && pmtu < p.pmtu) pmtu <<= 1;
@@ -109,7 +125,7 @@ int FuzzSendQueue(Reader& in) {
           }
           if (r.action != SROCE_SQ_SEND) break;
           Check(pkt.wqe - retired < posted - retired);
-          Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode));
+          Check(sroce_psn_valid(pkt.psn) && IsRequestOpcode(pkt.opcode, p.transport));
           Check(pkt.length <= pmtu && pkt.offset + pkt.length <= lengths[pkt.wqe % kSlots]);
           Check(pkt.pad_count == ((4 - (pkt.length & 3)) & 3));
         }
@@ -148,8 +164,17 @@ int FuzzSendQueue(Reader& in) {
         r = sroce_comp_rnr_expired(&sq);
         break;
       case 9:
-        if (in.U8() < 16) sroce_sq_flush(&sq);
-        else sroce_req_set_draining(&sq, in.U8() & 1);
+        if (in.U8() < 16) {
+          sroce_sq_flush(&sq);
+        } else if (in.U8() < 64) {
+          // The port's MTU changes: a UD datagram is measured against
+          // the new one (RC and UC keep their path MTU).
+          uint32_t m = 256u << (in.U8() % 5);
+          sroce_req_set_port_mtu(&sq, m);
+          if (p.transport == SROCE_TRANSPORT_UD) pmtu = m;
+        } else {
+          sroce_req_set_draining(&sq, in.U8() & 1);
+        }
         break;
       default:
         r = sroce_comp_placed(&sq, 0);  // without a placement: must be refused

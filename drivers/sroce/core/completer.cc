@@ -124,6 +124,9 @@ bool SendQueue::Pull(sroce_sq_cqe* c) {
   c->qp_error = w.qp_error;
   c->rule = w.rule;
   retire_++;
+  // A completion pulled is final: the packet that completed a UC or UD
+  // WQE on its way out can no longer be taken back (Unsend()).
+  undo_valid_ = false;
   return true;
 }
 

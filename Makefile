@@ -45,20 +45,25 @@ KVER = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/
 INSTALL_MOD_PATH ?=
 DKMS_KERNELS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
 
+# kbuild compiles one file at a time unless make was given -j: then use
+# the machine's CPUs (make run with -j, as DKMS runs it, keeps its own
+# jobserver).  Halves each module build on two cores.
+KBUILD_JOBS = $$(case " $$MAKEFLAGS " in *" -j"*) ;; *) echo -j$$(nproc) ;; esac)
+
 all: module
 
 # The kernel API probes run first (drivers/sroce/compat/probe.sh): they
 # write the SROCE_HAVE_* header that compat.h includes.
 module:
 	$(PROBE) $(KDIR) $(CURDIR)/$(COMPAT_H)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_JOBS) modules
 
 # Build in a copy under $(BUILD), so several kernels can be built side by side.
 module-for:
 	@mkdir -p $(BUILD)
 	@cp -r $(SRC_DIRS) $(BUILD)/
 	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
-	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 $(KBUILD_JOBS) modules
 
 install:
 	@test -f sroce.ko || { echo "install: no sroce.ko here: run make KDIR=$(KDIR) first"; exit 1; }

@@ -16,7 +16,7 @@ probe() {
 	sed -i 's|drivers/sroce/core/abi.o|drivers/sroce/core/abi.o drivers/sroce/core/probe.o|' "$dir/Kbuild"
 	# The kernel API probes, as the Makefile runs them before kbuild.
 	"$dir/drivers/sroce/compat/probe.sh" "$kdir" "$dir/drivers/sroce/compat/config.h" 2>/dev/null
-	if make -C "$kdir" M="$dir" modules >"$dir/log" 2>&1; then
+	if make -C "$kdir" M="$dir" -j"$(nproc)" modules >"$dir/log" 2>&1; then
 		echo "check-guards: FAIL: $name built" >&2
 		rm -rf "$dir"
 		return 1

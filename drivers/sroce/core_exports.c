@@ -33,7 +33,7 @@ static_assert(offsetof(struct sroce_uc_req, opcode) == 12);
 static_assert(offsetof(struct sroce_uc_ret, status) == 5);
 static_assert(offsetof(struct sroce_mw_bind_in, type) == 52);
 static_assert(offsetof(struct sroce_mw_access_in, type) == 48);
-static_assert(offsetof(struct sroce_mw_verdict, rule) == 6);
+static_assert(offsetof(struct sroce_mw_verdict, rule) == 14);
 static_assert(offsetof(struct sroce_sq_params, transport) == 21);
 static_assert(sizeof(struct sroce_sq_stats) ==
 	      8 * (8 + SROCE_NAK_CODE_COUNT + SROCE_CDROP_REASON_COUNT + SROCE_WC_STATUS_COUNT +

@@ -305,13 +305,16 @@ u8 sroce_mw_local_op(struct sroce_qp *qp, u32 pos)
  * @qp: the responder's QP
  * @rkey: an MR's key or a window's
  * @access: the IB_ACCESS_REMOTE_* right the access needs
- * @iova: start of the access
+ * @iova: start of the access, as the requester addressed it
  * @len: its length
+ * @mr_va: where the access starts in the MR: @iova, or for a zero-based
+ *	window, its place in the MR plus @iova
  *
  * Return: the MR, referenced (sroce_mr_put() when done), or NULL when
  * the key, its PD, its window (state, QP, rights, range) or its MR refuse.
  */
-struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len)
+struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len,
+				u64 *mr_va)
 {
 	struct sroce_mw_access_in in = {
 		.va = iova, .len = len, .rkey = rkey, .want = access,
@@ -326,6 +329,7 @@ struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 i
 	entry = xa_load(&qp->sdev->mr_xa, rkey >> 8);
 	key = sroce_mw_key_of(entry);
 	if (!key) {
+		*mr_va = iova;
 		mr = sroce_mr_ref(entry, qp->pd, rkey, access, iova, len);
 		rcu_read_unlock();
 		return mr;
@@ -341,8 +345,10 @@ struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 i
 	in.qp_match = key->qpn == qp->ibqp.qp_num;
 	v = sroce_mw_access(&in);
 	/* A bound window keeps its MR from being deregistered. */
-	if (v.status == SROCE_WC_SUCCESS && key->mr && refcount_inc_not_zero(&key->mr->refs))
+	if (v.status == SROCE_WC_SUCCESS && key->mr && refcount_inc_not_zero(&key->mr->refs)) {
 		mr = key->mr;
+		*mr_va = v.va;
+	}
 	spin_unlock_bh(&key->lock);
 	rcu_read_unlock();
 	return mr;

@@ -268,6 +268,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	struct sroce_resp *resp = &qp->resp;
 	bool imm = xf & SROCE_XF_WQE;
 	struct sroce_mr *mr;
+	u64 mr_va;
 	int err;
 
 	if (xf & SROCE_XF_FIRST) {
@@ -276,7 +277,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		/* The whole RETH range, before any byte is placed (C9-124). */
 		if (pkt->reth_len) {
 			mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_WRITE,
-					  pkt->reth_va, pkt->reth_len);
+					    pkt->reth_va, pkt->reth_len, &mr_va);
 			if (!mr)
 				return SROCE_EXEC_REM_ACCESS;
 			sroce_mr_put(mr);
@@ -299,10 +300,10 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	}
 	if (pkt->payload_len) {
 		mr = sroce_rkey_get(qp, resp->write_rkey, IB_ACCESS_REMOTE_WRITE,
-				  resp->write_va, pkt->payload_len);
+				    resp->write_va, pkt->payload_len, &mr_va);
 		if (!mr)
 			return SROCE_EXEC_REM_ACCESS;		/* C9-124 */
-		err = sroce_mr_copy(mr, resp->write_va, skb, pkt->payload_off,
+		err = sroce_mr_copy(mr, mr_va, skb, pkt->payload_off,
 				    pkt->payload_len, SROCE_COPY_TO_MR);
 		sroce_mr_put(mr);
 		if (err)
@@ -323,13 +324,14 @@ static int sroce_exec_read(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_mr *mr;
+	u64 mr_va;
 
 	if (!(qp->view.access_flags & IB_ACCESS_REMOTE_READ))
 		return SROCE_EXEC_REM_ACCESS;
 	if (!pkt->reth_len)
 		return SROCE_EXEC_OK;
 	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_READ,
-			  pkt->reth_va, pkt->reth_len);
+			    pkt->reth_va, pkt->reth_len, &mr_va);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
 	sroce_mr_put(mr);
@@ -340,7 +342,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	const struct sroce_atmeth *eth = (const void *)(skb->data + pkt->atmeth_off);
-	u64 swap_add, compare;
+	u64 swap_add, compare, mr_va;
 	struct sroce_mr *mr;
 	int err;
 
@@ -349,7 +351,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 	if (pkt->reth_va & 7)
 		return SROCE_EXEC_INVALID;		/* misaligned atomic */
 	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_ATOMIC,
-			  pkt->reth_va, 8);
+			    pkt->reth_va, 8, &mr_va);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
 	swap_add = be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add));
@@ -357,7 +359,7 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 	/* AtomicETH: FETCH_ADD's addend is in Swap/Add Data (IBA 9.3.3). */
 	if (pkt->opcode == SROCE_OP_FETCH_ADD)
 		compare = swap_add;
-	err = sroce_mr_atomic(mr, pkt->reth_va, pkt->opcode, compare, swap_add, orig);
+	err = sroce_mr_atomic(mr, mr_va, pkt->opcode, compare, swap_add, orig);
 	sroce_mr_put(mr);
 	return err ? SROCE_EXEC_REM_ACCESS : SROCE_EXEC_OK;
 }
@@ -429,16 +431,17 @@ static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
 static void sroce_send_read_response(struct sroce_qp *qp, const struct sroce_resp_desc *d)
 {
 	struct sroce_mr *mr = NULL;
+	u64 mr_va = 0;
 
 	if (d->length) {
 		mr = sroce_rkey_get(qp, d->rkey, IB_ACCESS_REMOTE_READ, d->va,
-				  d->length);
+				    d->length, &mr_va);
 		if (!mr) {
 			sroce_resp_read_failed(&qp->resp.core, SROCE_EXEC_REM_ACCESS);
 			return;
 		}
 	}
-	sroce_tx_response(qp, d, mr);
+	sroce_tx_response(qp, d, mr, mr_va);
 	if (mr)
 		sroce_mr_put(mr);
 }
@@ -462,7 +465,7 @@ static void sroce_resp_drain(struct sroce_qp *qp)
 			sroce_resp_qp_error(qp, d.rule);
 			break;
 		default:
-			sroce_tx_response(qp, &d, NULL);
+			sroce_tx_response(qp, &d, NULL, 0);
 			break;
 		}
 	}

@@ -579,7 +579,8 @@ int sroce_dealloc_mw(struct ib_mw *ibmw);
 u8 sroce_mw_local_op(struct sroce_qp *qp, u32 pos);
 u8 sroce_mw_invalidate_rkey(struct sroce_qp *qp, u32 rkey);
 void sroce_mw_qp_gone(struct sroce_qp *qp);
-struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len);
+struct sroce_mr *sroce_rkey_get(struct sroce_qp *qp, u32 rkey, int access, u64 iova, u64 len,
+				u64 *mr_va);
 
 struct sroce_mr *sroce_mr_get(struct sroce_dev *sdev, struct sroce_pd *pd, u32 key,
 			      int access, u64 iova, u64 len);
@@ -674,7 +675,7 @@ int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff
 		  struct sroce_tx *tx);
 void sroce_tx_abort(struct sk_buff *skb, struct sroce_tx *tx);
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
-		      struct sroce_mr *mr);
+		      struct sroce_mr *mr, u64 mr_va);
 
 /*
  * resp.c: the responder shim.  sroce_resp_run() is the QP task's

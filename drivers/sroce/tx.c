@@ -313,14 +313,16 @@ int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff
 /**
  * sroce_tx_response() - build and send one response packet.
  * @qp: the responding QP
- * @d: what to send; a READ response carries d->length bytes from d->va
+ * @d: what to send; a READ response carries d->length bytes
  * @mr: for a READ response with data, the MR holding them (referenced and
  *	checked by the caller), copied straight into the packet; else NULL
+ * @mr_va: where in @mr they start (d->va, unless the R_Key named a
+ *	zero-based window: sroce_rkey_get())
  *
  * Return: 0 when the IP stack took the packet, else -errno.
  */
 int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
-		      struct sroce_mr *mr)
+		      struct sroce_mr *mr, u64 mr_va)
 {
 	u32 len = mr ? d->length : 0;
 	/* SE, MigReq, AckReq and TVer are 0 in a response. */
@@ -340,7 +342,7 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
 	skb = sroce_tx_alloc(qp, &qp->view.av, &hdrs, len, &payload, &tx);
 	if (IS_ERR(skb))
 		return PTR_ERR(skb);
-	if (len && sroce_mr_copy(mr, d->va, skb, payload - skb->data, len,
+	if (len && sroce_mr_copy(mr, mr_va, skb, payload - skb->data, len,
 				 SROCE_COPY_FROM_MR)) {
 		sroce_tx_abort(skb, &tx);
 		sroce_count(qp->sdev, SROCE_CNT_TX_ERRORS);

@@ -11,7 +11,10 @@
  *					on success the window becomes v.state
  *					with key v.rkey
  *	v = sroce_mw_invalidate(&in);	LOCAL_INV or SEND with Invalidate
- *	v = sroce_mw_access(&in);	an R_Key naming a window, at the responder
+ *	v = sroce_mw_access(&in);	an R_Key naming a window, at the responder:
+ *					on success the access starts at v.va in
+ *					the MR (a zero-based window's addresses
+ *					count from 0)
  *
  * Rules are the IBA Vol 1 compliance statements (C10-xx, o10-xx) rxe and
  * the IBA give for windows, and named tags (enum sroce_mw_rule;
@@ -88,13 +91,13 @@ struct sroce_mw_inv_in {
 
 /* An access through a window's R_Key at the responder. */
 struct sroce_mw_access_in {
-	uint64_t va;		/* [va, va + len) asked for */
+	uint64_t va;		/* [va, va + len) asked for (zero-based: from 0) */
 	uint64_t len;
 	uint64_t addr;		/* the window */
 	uint64_t length;
 	uint32_t cur_rkey;
 	uint32_t rkey;		/* the R_Key of the request */
-	uint32_t access;	/* SROCE_MWA_* the window grants */
+	uint32_t access;	/* SROCE_MWA_* the window grants, and ZERO_BASED */
 	uint32_t want;		/* SROCE_MWA_* the request needs */
 	uint8_t type;
 	uint8_t state;
@@ -104,6 +107,7 @@ struct sroce_mw_access_in {
 };
 
 struct sroce_mw_verdict {
+	uint64_t va;		/* access: where it starts in the MR; else 0 */
 	uint32_t rkey;		/* bind: the window's key after it */
 	uint8_t status;		/* enum sroce_wc_status: SUCCESS or the error */
 	uint8_t state;		/* the window's state after it */
@@ -114,7 +118,7 @@ struct sroce_mw_verdict {
 SROCE_STATIC_ASSERT(sizeof(struct sroce_mw_bind_in) == 64, "mw bind layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_mw_inv_in) == 16, "mw inv layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_mw_access_in) == 56, "mw access layout");
-SROCE_STATIC_ASSERT(sizeof(struct sroce_mw_verdict) == 8, "mw verdict layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_mw_verdict) == 16, "mw verdict layout");
 
 SROCE_EXTERN_C_BEGIN
 

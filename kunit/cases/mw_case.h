@@ -65,14 +65,19 @@ SROCE_EXTERN_C_END
 #define ACCESS_RANGE(t_, va_, len_) \
 	ACCESS_IN(t_, VALID, va_, len_, 0x1100, 0x100, 0x4243, A_RW | A_RR, A_RW, 1, 1)
 #define ACCESS_OK(t_) ACCESS_RANGE(t_, 0x1100, 0x100)
+/* ... through a zero-based type 2 window, remote read and write. */
+#define ACCESS_ZB(va_, len_, want_) \
+	ACCESS_IN(2, VALID, va_, len_, 0x1100, 0x100, 0x4243, A_RW | A_RR | A_ZB, want_, 1, 1)
 /* An invalidation of key rkey_ of a type t_ window (key 0x4243) in state st_. */
 #define INV_IN(t_, st_, rkey_, qp_) \
 	.kind = MW_INV, \
 	.inv = { .cur_rkey = 0x4243, .rkey = (rkey_), .type = (t_), .state = SROCE_MW_##st_, \
 		 .qp_match = (qp_) }
 #define INV_OK(t_) INV_IN(t_, VALID, 0x4243, 1)
-#define MW_WANT(st_, state_, rkey_, rule_) \
+#define MW_WANT(st_, state_, rkey_, rule_) MW_WANT_VA(st_, state_, rkey_, rule_, 0)
+/* ... and an access that may go starts at va_ in the MR. */
+#define MW_WANT_VA(st_, state_, rkey_, rule_, va_) \
 	.want = { .status = SROCE_WC_##st_, .state = SROCE_MW_##state_, .rkey = (rkey_), \
-		  .rule = SROCE_MWR_##rule_ }
+		  .rule = SROCE_MWR_##rule_, .va = (va_) }
 
 #endif /* SROCE_MW_CASE_H */

@@ -23,4 +23,5 @@ void sroce_mw_case_run(const struct sroce_mw_case *c, const struct sroce_case_ch
 	CHECK("state", c->want.state, v.state);
 	CHECK("rkey", c->want.rkey, v.rkey);
 	CHECK("rule", c->want.rule, v.rule);
+	CHECK("va", c->want.va, v.va);
 }

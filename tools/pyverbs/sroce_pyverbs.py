@@ -85,6 +85,12 @@ On an sroce server only:
                 deregisters); invalidating a type 1 window fails
                 LOC_QP_OP_ERR; a bind onto an MR without MW_BIND fails
                 MW_BIND_ERR; after dealloc the MR deregisters
+  mw_zero_based a zero-based type 2 window at offset 2048 of its MR: a
+                write at remote address 4080, a READ at 0 and a FETCH_ADD
+                at 8 reach the MR at 2048 plus that; a write past its
+                length, and one at the MR's own address (a window over the
+                whole MR, where mr.buf is past its length), fail
+                REM_ACCESS_ERR
 
 On an sroce server only (stock rxe on Debian's 6.1 raises no Last WQE
 Reached event at all):
@@ -379,6 +385,7 @@ class Server:
             self.run("ud_too_long", self.ud_too_long)
             self.run("ud_ah_destroyed", self.ud_ah_destroyed)
             self.run("mw_errors", self.mw_errors)
+            self.run("mw_zero_based", self.mw_zero_based)
         lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         lsock.bind(("0.0.0.0", self.args.port))
@@ -881,9 +888,10 @@ class Server:
         qp.post_send(wr)
         self.ud_poll(cq, what, status)
 
-    def mw_bind2(self, qp, cq, mw, mr, off, length, status, what):
+    def mw_bind2(self, qp, cq, mw, mr, off, length, status, what,
+                 access=e.IBV_ACCESS_REMOTE_WRITE):
         wr = SendWR(wr_id=2, opcode=e.IBV_WR_BIND_MW)
-        wr.set_bind_wr(mw, MWBindInfo(mr, mr.buf + off, length, e.IBV_ACCESS_REMOTE_WRITE))
+        wr.set_bind_wr(mw, MWBindInfo(mr, mr.buf + off, length, access))
         qp.post_send(wr)
         wc = self.ud_poll(cq, what, status)
         if status == e.IBV_WC_SUCCESS:
@@ -979,6 +987,74 @@ class Server:
             mw1.close()
             mr.close()  # the window is gone: the MR deregisters
             plain.close()
+
+    def mw_zero_based(self):
+        """A zero-based type 2 window (bound with IBV_WR_BIND_MW, as librxe
+        allows; its ibv_bind_mw refuses zero-based type 1 windows): the
+        remote end addresses it from 0."""
+        s = self.s
+        zb = getattr(e, "IBV_ACCESS_ZERO_BASED", 1 << 5)
+        remote = e.IBV_ACCESS_REMOTE_WRITE | e.IBV_ACCESS_REMOTE_READ | e.IBV_ACCESS_REMOTE_ATOMIC
+
+        def through_window(off, length, what, fn):
+            """fn(a, acq, rkey, mr) on a fresh pair, b having bound a
+            zero-based window at [off, off + length) of a new 8 KiB MR."""
+            mr = MR(s.pd, 8192, e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_MW_BIND)
+            mw = MW(s.pd, e.IBV_MW_TYPE_2)
+            qps = []
+            try:
+                qps = self.rc_pair()
+                (a, acq), (b, bcq) = qps
+                rkey = self.mw_bind2(b, bcq, mw, mr, off, length, e.IBV_WC_SUCCESS, what,
+                                     remote | zb)
+                fn(a, acq, rkey, mr)
+            finally:
+                for qp, cq in qps:
+                    qp.close()
+                    cq.close()
+                mw.close()
+                mr.close()
+
+        def inside(a, acq, rkey, mr):
+            mr.write(bytes(8192), 8192, 0)
+            s.mr.write(bytes(range(16)), 16, 0)
+            self.mw_write(a, acq, rkey, 4080, e.IBV_WC_SUCCESS,
+                          "a write at remote address 4080 of the window")
+            expect(mr.read(16, 2048 + 4080) == bytes(range(16)),
+                   "the write did not land at the window's offset 4080 in its MR")
+            expect(mr.read(2048 + 4080, 0) == bytes(2048 + 4080),
+                   "the write touched the MR before the window's offset")
+            # A READ from remote address 0: the window's first bytes.
+            mr.write(bytes(range(100, 116)), 16, 2048)
+            rd = SendWR(wr_id=7, opcode=e.IBV_WR_RDMA_READ, num_sge=1,
+                        sg=[SGE(s.mr.buf + 64, 16, s.mr.lkey)])
+            rd.set_wr_rdma(rkey, 0)
+            a.post_send(rd)
+            self.ud_poll(acq, "a READ at remote address 0 of the window")
+            expect(s.mr.read(16, 64) == bytes(range(100, 116)),
+                   "the READ did not return the window's first bytes")
+            # An atomic at remote address 8: the MR's 2056.
+            mr.write((41).to_bytes(8, "little"), 8, 2048 + 8)
+            fa = SendWR(wr_id=8, opcode=e.IBV_WR_ATOMIC_FETCH_AND_ADD, num_sge=1,
+                        sg=[SGE(s.mr.buf + 128, 8, s.mr.lkey)])
+            fa.set_wr_atomic(rkey, 8, 1, 0)
+            a.post_send(fa)
+            self.ud_poll(acq, "a FETCH_ADD at remote address 8 of the window")
+            got = int.from_bytes(s.mr.read(8, 128), "little")
+            now = int.from_bytes(mr.read(8, 2048 + 8), "little")
+            expect(got == 41 and now == 42, f"FETCH_ADD returned {got}, left {now}")
+            # Past its length, inside the MR: refused (the pair goes to
+            # Error, so last).
+            self.mw_write(a, acq, rkey, 4088, e.IBV_WC_REM_ACCESS_ERR,
+                          "a write past the zero-based window's length, inside its MR")
+
+        def mr_address(a, acq, rkey, mr):
+            # The MR's own addresses are not the window's.
+            self.mw_write(a, acq, rkey, mr.buf, e.IBV_WC_REM_ACCESS_ERR,
+                          "a write at the MR's own address through a zero-based window")
+
+        through_window(2048, 4096, "BIND_MW of a zero-based window", inside)
+        through_window(0, 8192, "BIND_MW of a zero-based window over all its MR", mr_address)
 
     def flush_solicited(self):
         s = self.s

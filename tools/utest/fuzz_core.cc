@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // libFuzzer target for the core's entry points.  The input is a program:
-// its first byte picks the engine (responder, or requester + completer),
+// its first byte picks the engine (responder, requester + completer, or
+// the memory window decisions),
 // then each byte picks an entry point and the following bytes its
 // arguments, so any sequence of calls with any field values is reachable.
 // ASan and UBSan catch memory and arithmetic errors; the checks below
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include <sroce/core_abi.h>
+#include <sroce/mw_abi.h>
 #include <sroce/psn.h>
 #include <sroce/sq_abi.h>
 
@@ -29,6 +31,15 @@ struct Reader {
     return v;
   }
   uint8_t U8() { return static_cast<uint8_t>(U32() & 0xff); }
+  // An address or length: small, near 2^64, or any, so that the range
+  // checks' edges are reached.
+  uint64_t Addr() {
+    uint8_t k = U8();
+    uint64_t v = (static_cast<uint64_t>(U32()) << 32) | U32();
+    if (k % 3 == 0) return v & 0x3fff;
+    if (k % 3 == 1) return ~0ull - (v & 0x3fff);
+    return v;
+  }
 };
 
 void Check(bool ok) {
@@ -196,11 +207,104 @@ int FuzzSendQueue(Reader& in) {
   return 0;
 }
 
+// The memory window decisions: a granted bind keeps the window's index and
+// lies inside its MR; a granted access lies inside the window and lands
+// inside it in the MR (from 0 for a zero-based window); a refusal changes
+// nothing.
+int FuzzWindows(Reader& in) {
+  while (in.n) {
+    switch (in.U8() % 3) {
+      case 0: {
+        sroce_mw_bind_in b{};
+        b.addr = in.Addr();
+        b.length = in.Addr();
+        b.mr_iova = in.Addr();
+        b.mr_length = in.Addr();
+        b.cur_rkey = in.U32();
+        b.wr_mw_rkey = in.U8() & 1 ? b.cur_rkey : in.U32();
+        b.wr_rkey = in.U32();
+        b.access = in.U8();
+        b.mr_access = in.U8();
+        b.type = 1 + (in.U8() & 1);
+        b.state = in.U8() % SROCE_MW_STATE_COUNT;
+        uint8_t f = in.U8();
+        b.mr_found = f & 1;
+        b.qp_pd_match = (f >> 1) & 1;
+        b.mr_pd_match = (f >> 2) & 1;
+        sroce_mw_verdict v = sroce_mw_bind(&b);
+        Check(v.rule < SROCE_MWR_COUNT && v.va == 0);
+        if (v.status != SROCE_WC_SUCCESS) {
+          Check(v.status == SROCE_WC_MW_BIND_ERR && v.state == b.state && v.rkey == b.cur_rkey);
+          break;
+        }
+        Check(v.state == SROCE_MW_VALID && (v.rkey >> 8) == (b.cur_rkey >> 8) &&
+              (v.rkey & 0xff) == (b.wr_rkey & 0xff) && b.wr_mw_rkey == b.cur_rkey);
+        Check(!(b.access & ~(SROCE_MWA_WINDOW | SROCE_MWA_LOCAL_WRITE | SROCE_MWA_ZERO_BASED)));
+        Check(b.type == 2 || !(b.access & SROCE_MWA_ZERO_BASED));
+        if (b.length) {
+          Check(b.mr_found && (b.mr_access & SROCE_MWA_MW_BIND));
+          Check(b.addr >= b.mr_iova && b.length <= b.mr_length &&
+                b.addr - b.mr_iova <= b.mr_length - b.length);
+        }
+        break;
+      }
+      case 1: {
+        sroce_mw_access_in a{};
+        a.va = in.Addr();
+        a.len = in.Addr();
+        a.addr = in.Addr();
+        a.length = in.Addr();
+        a.cur_rkey = in.U32();
+        a.rkey = in.U8() & 1 ? a.cur_rkey : in.U32();
+        a.access = in.U8();
+        a.want = in.U8();
+        a.type = 1 + (in.U8() & 1);
+        a.state = in.U8() % SROCE_MW_STATE_COUNT;
+        uint8_t f = in.U8();
+        a.pd_match = f & 1;
+        a.qp_match = (f >> 1) & 1;
+        sroce_mw_verdict v = sroce_mw_access(&a);
+        Check(v.rule == SROCE_MWR_ACCESS && v.state == a.state && v.rkey == a.cur_rkey);
+        if (v.status != SROCE_WC_SUCCESS) {
+          Check(v.status == SROCE_WC_REM_ACCESS_ERR && v.va == 0);
+          break;
+        }
+        Check(a.rkey == a.cur_rkey && a.state == SROCE_MW_VALID && a.pd_match &&
+              (a.type == 1 || a.qp_match) && a.want && !(a.want & ~SROCE_MWA_WINDOW) &&
+              (a.access & a.want) == a.want);
+        // Where it lands in the MR: inside the window, without wrapping.
+        Check(v.va >= a.addr && a.len <= a.length && v.va - a.addr <= a.length - a.len);
+        Check(v.va == ((a.access & SROCE_MWA_ZERO_BASED) ? a.addr + a.va : a.va));
+        break;
+      }
+      default: {
+        sroce_mw_inv_in i{};
+        i.cur_rkey = in.U32();
+        i.rkey = in.U8() & 1 ? i.cur_rkey : in.U32();
+        i.type = 1 + (in.U8() & 1);
+        i.state = in.U8() % SROCE_MW_STATE_COUNT;
+        i.qp_match = in.U8() & 1;
+        sroce_mw_verdict v = sroce_mw_invalidate(&i);
+        Check(v.rule < SROCE_MWR_COUNT && v.rkey == i.cur_rkey && v.va == 0);
+        if (v.status == SROCE_WC_SUCCESS)
+          Check(i.type == 2 && i.rkey == i.cur_rkey && i.state == SROCE_MW_VALID && i.qp_match &&
+                v.state == SROCE_MW_FREE);
+        else
+          Check(v.status == SROCE_WC_LOC_QP_OP_ERR && v.state == i.state);
+        break;
+      }
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader in{data, size};
-  if (in.U8() & 1) return FuzzSendQueue(in);
+  const uint8_t engine = in.U8() % 3;
+  if (engine == 1) return FuzzSendQueue(in);
+  if (engine == 2) return FuzzWindows(in);
   static sroce_resp_qp qp;
   static sroce_rd_res res[8];
   sroce_resp_params p{};

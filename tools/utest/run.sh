@@ -198,7 +198,9 @@ fuzz)
 	CXX=clang++ CC=clang cmake -S "$here" -B "$b" -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build "$b" -j"$(nproc)" --target sroce_fuzz >/dev/null
 	mkdir -p "$b/corpus"
-	"$b/sroce_fuzz" -max_total_time="$secs" -max_len=512 -print_final_stats=1 "$b/corpus"
+	# Crash and slow-unit files go to the build tree, not the caller's directory.
+	"$b/sroce_fuzz" -max_total_time="$secs" -max_len=512 -print_final_stats=1 \
+		-artifact_prefix="$b/" "$b/corpus"
 	;;
 *)
 	sed -n '2,17p' "$0" >&2

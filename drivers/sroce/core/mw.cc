@@ -9,8 +9,10 @@
 
 namespace {
 
-sroce_mw_verdict Verdict(uint8_t status, uint8_t state, uint32_t rkey, uint8_t rule) {
+sroce_mw_verdict Verdict(uint8_t status, uint8_t state, uint32_t rkey, uint8_t rule,
+                         uint64_t va = 0) {
   sroce_mw_verdict v = {};
+  v.va = va;
   v.status = status;
   v.state = state;
   v.rkey = rkey;
@@ -56,8 +58,9 @@ sroce_mw_verdict sroce_mw_bind(const sroce_mw_bind_in* in_p) {
     if (in.state != SROCE_MW_FREE) return BindError(in, SROCE_MWR_O10_37_2_30);
     if (!in.qp_pd_match) return BindError(in, SROCE_MWR_C10_72);
     if (in.length == 0) return BindError(in, SROCE_MWR_O10_37_2_40);
-    // Zero-based type 2 windows are not offered.
-    if (in.access & SROCE_MWA_ZERO_BASED) return BindError(in, SROCE_MWR_RIGHTS);
+    // A type 2 window may be zero-based, as on stock rxe: it still lies at
+    // [addr, addr + length) of the MR (C10-75 below), and remote
+    // addresses through it count from 0 (sroce_mw_access()).
   }
   uint32_t rkey = (in.cur_rkey & ~0xffu) | (in.wr_rkey & 0xffu);
   if (in.length == 0)  // type 1 unbind: valid, covering nothing
@@ -81,11 +84,17 @@ sroce_mw_verdict sroce_mw_invalidate(const sroce_mw_inv_in* in_p) {
 
 sroce_mw_verdict sroce_mw_access(const sroce_mw_access_in* in_p) {
   const sroce_mw_access_in in = *in_p;
+  // A zero-based window is [0, length) to the remote end, [addr, addr +
+  // length) in its MR.  The window's rights never include MW_BIND or
+  // LOCAL_WRITE as a want: want is remote rights only.
+  const bool zero_based = in.access & SROCE_MWA_ZERO_BASED;
+  const uint64_t base = zero_based ? 0 : in.addr;
   bool ok = in.rkey == in.cur_rkey && in.state == SROCE_MW_VALID && in.pd_match &&
-            (in.type == 1 || in.qp_match) && in.want && (in.access & in.want) == in.want &&
-            Inside(in.va, in.len, in.addr, in.length);
-  return Verdict(ok ? SROCE_WC_SUCCESS : SROCE_WC_REM_ACCESS_ERR, in.state, in.cur_rkey,
-                 SROCE_MWR_ACCESS);
+            (in.type == 1 || in.qp_match) && in.want && !(in.want & ~SROCE_MWA_WINDOW) &&
+            (in.access & in.want) == in.want && Inside(in.va, in.len, base, in.length);
+  if (!ok) return Verdict(SROCE_WC_REM_ACCESS_ERR, in.state, in.cur_rkey, SROCE_MWR_ACCESS);
+  return Verdict(SROCE_WC_SUCCESS, in.state, in.cur_rkey, SROCE_MWR_ACCESS,
+                 zero_based ? in.addr + in.va : in.va);
 }
 
 const char* sroce_mw_rule_name(uint8_t rule) {

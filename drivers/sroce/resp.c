@@ -354,6 +354,11 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 			    pkt->reth_va, 8, &mr_va);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
+	/* Where it lands, too: a zero-based window may start unaligned. */
+	if (mr_va & 7) {
+		sroce_mr_put(mr);
+		return SROCE_EXEC_INVALID;
+	}
 	swap_add = be64_to_cpu((__force __be64)get_unaligned(&eth->swap_add));
 	compare = be64_to_cpu((__force __be64)get_unaligned(&eth->compare));
 	/* AtomicETH: FETCH_ADD's addend is in Swap/Add Data (IBA 9.3.3). */

@@ -72,6 +72,17 @@ static const struct sroce_mw_case sroce_mw_cases[] = {
 		MW_WANT(SUCCESS, VALID, 0x4243, BIND),
 	},
 	{
+		.name = "C10-75 a window running past 2^64 fails, even in an mr that does",
+		.rules = "C10-75",
+		.kind = MW_BIND,
+		.bind = { .addr = ~0ull - 0xff, .length = 0x200, .mr_iova = ~0ull - 0xfff,
+			  .mr_length = 0x2000, .cur_rkey = 0x4242, .wr_mw_rkey = 0x4242,
+			  .wr_rkey = 0x1243, .access = A_RR | A_ZB, .mr_access = MR_ACC, .type = 2,
+			  .state = SROCE_MW_FREE, .mr_found = 1, .qp_pd_match = 1,
+			  .mr_pd_match = 1 },
+		MW_WANT(MW_BIND_ERR, FREE, 0x4242, C10_75),
+	},
+	{
 		.name = "C10-75 a zero-based window still lies inside its mr",
 		.rules = "C10-75",
 		BIND_IN(2, FREE, 0, 0x100, A_RR | A_ZB, MR_ACC, 0x4242, 1, 1, 1),
@@ -216,9 +227,16 @@ static const struct sroce_mw_case sroce_mw_cases[] = {
 		MW_WANT(REM_ACCESS_ERR, VALID, 0x4243, ACCESS),
 	},
 	{
-		.name = "mw-access a zero-based range that wraps past 2^64 is refused",
+		.name = "mw-access a zero-based range from near 2^64 is past its length",
 		.rules = "mw-access",
 		ACCESS_ZB(~0ull, 2, A_RR),
+		MW_WANT(REM_ACCESS_ERR, VALID, 0x4243, ACCESS),
+	},
+	{
+		.name = "mw-access a zero-based window placed to wrap past 2^64 grants nothing",
+		.rules = "mw-access",
+		ACCESS_IN(2, VALID, 8, 1, ~0ull - 0xf, 0x100, 0x4243, A_RW | A_RR | A_ZB, A_RR,
+			  1, 1),
 		MW_WANT(REM_ACCESS_ERR, VALID, 0x4243, ACCESS),
 	},
 	{

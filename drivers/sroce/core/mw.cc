@@ -70,7 +70,10 @@ sroce_mw_verdict sroce_mw_bind(const sroce_mw_bind_in* in_p) {
   if ((in.access & (SROCE_MWA_REMOTE_WRITE | SROCE_MWA_REMOTE_ATOMIC)) &&
       !(in.mr_access & SROCE_MWA_LOCAL_WRITE))
     return BindError(in, SROCE_MWR_C10_74);
-  if (!Inside(in.addr, in.length, in.mr_iova, in.mr_length)) return BindError(in, SROCE_MWR_C10_75);
+  // Inside the MR, and not past 2^64 (an MR registered at an iova near
+  // it may run past; a window never does).
+  if (!Inside(in.addr, in.length, in.mr_iova, in.mr_length) || in.length > ~0ull - in.addr)
+    return BindError(in, SROCE_MWR_C10_75);
   return Verdict(SROCE_WC_SUCCESS, SROCE_MW_VALID, rkey, SROCE_MWR_BIND);
 }
 
@@ -91,7 +94,8 @@ sroce_mw_verdict sroce_mw_access(const sroce_mw_access_in* in_p) {
   const uint64_t base = zero_based ? 0 : in.addr;
   bool ok = in.rkey == in.cur_rkey && in.state == SROCE_MW_VALID && in.pd_match &&
             (in.type == 1 || in.qp_match) && in.want && !(in.want & ~SROCE_MWA_WINDOW) &&
-            (in.access & in.want) == in.want && Inside(in.va, in.len, base, in.length);
+            (in.access & in.want) == in.want && Inside(in.va, in.len, base, in.length) &&
+            (!zero_based || in.length <= ~0ull - in.addr);  // addr + va never wraps
   if (!ok) return Verdict(SROCE_WC_REM_ACCESS_ERR, in.state, in.cur_rkey, SROCE_MWR_ACCESS);
   return Verdict(SROCE_WC_SUCCESS, in.state, in.cur_rkey, SROCE_MWR_ACCESS,
                  zero_based ? in.addr + in.va : in.va);

@@ -87,7 +87,8 @@ On an sroce server only:
                 MW_BIND_ERR; after dealloc the MR deregisters
   mw_zero_based a zero-based type 2 window at offset 2048 of its MR: a
                 write at remote address 4080, a READ at 0 and a FETCH_ADD
-                at 8 reach the MR at 2048 plus that; a write past its
+                at 8 reach the MR at 2048 plus that, and a 4096-byte
+                WRITE and READ at 0 (four packets each); a write past its
                 length, and one at the MR's own address (a window over the
                 whole MR, where mr.buf is past its length), fail
                 REM_ACCESS_ERR
@@ -1043,6 +1044,24 @@ class Server:
             got = int.from_bytes(s.mr.read(8, 128), "little")
             now = int.from_bytes(mr.read(8, 2048 + 8), "little")
             expect(got == 41 and now == 42, f"FETCH_ADD returned {got}, left {now}")
+            # All of it, in four packets each way (path MTU 1024): every
+            # packet lands at its own place in the window.
+            s.mr.write(pattern(93, 4096), 4096, WRITE_OFF)
+            wr = SendWR(wr_id=9, opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
+                        sg=[SGE(s.mr.buf + WRITE_OFF, 4096, s.mr.lkey)])
+            wr.set_wr_rdma(rkey, 0)
+            a.post_send(wr)
+            self.ud_poll(acq, "a 4096-byte WRITE at remote address 0 of the window")
+            expect(mr.read(4096, 2048) == pattern(93, 4096),
+                   "the 4096-byte WRITE did not land whole at the window's place")
+            mr.write(pattern(94, 4096), 4096, 2048)
+            rd = SendWR(wr_id=10, opcode=e.IBV_WR_RDMA_READ, num_sge=1,
+                        sg=[SGE(s.mr.buf + READ_OFF, 4096, s.mr.lkey)])
+            rd.set_wr_rdma(rkey, 0)
+            a.post_send(rd)
+            self.ud_poll(acq, "a 4096-byte READ at remote address 0 of the window")
+            expect(s.mr.read(4096, READ_OFF) == pattern(94, 4096),
+                   "the 4096-byte READ did not return the window whole")
             # Past its length, inside the MR: refused (the pair goes to
             # Error, so last).
             self.mw_write(a, acq, rkey, 4088, e.IBV_WC_REM_ACCESS_ERR,

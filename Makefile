@@ -4,12 +4,15 @@
 #
 #   make                 build sroce.ko (and sroce_kunit.ko on KUnit kernels)
 #                        against KDIR (default: the running kernel)
-#   make test            everything CI runs: userspace tests, KUnit on the
-#                        normal and debug test kernels, rule coverage, the
-#                        stock Debian headers build, the C++ guards
-#   make compare         the ACK-rate comparison with stock rxe (main job)
-#   make kernel          build/reuse the test kernel (kernel-debug: debug flavour)
-#   make kunit           KUnit in QEMU on the normal test kernel (kunit-debug)
+#   make test            everything CI runs (tools/run-tests.sh: its stage
+#                        table): userspace tests, KUnit and the VM suites on
+#                        the debug test kernel, Debian's stock kernels,
+#                        rule coverage, the stock build, the C++ guards
+#   make compare         the ACK-rate comparison with stock rxe on Debian's
+#                        own 6.1 kernel (main job; no kernel build)
+#   make kernel          build/reuse the test kernel (KASAN, lockdep,
+#                        kmemleak, KUnit; kernel-debug is the same)
+#   make kunit           KUnit in QEMU on the test kernel (kunit-debug too)
 #   make utest           GoogleTest + ASan/UBSan, stream tests
 #   make bench           decision benchmark (ns and instructions per decision)
 #   make fuzz            run the libFuzzer target for FUZZ_SECONDS
@@ -58,10 +61,16 @@ module:
 	$(PROBE) $(KDIR) $(CURDIR)/$(COMPAT_H)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_JOBS) modules
 
-# Build in a copy under $(BUILD), so several kernels can be built side by side.
+# Build in a copy under $(BUILD), so several kernels can be built side by
+# side.  The copy keeps the sources' timestamps (tar), and leaves out build
+# products and the probes' header, so building into the same BUILD again
+# is incremental: only what changed is recompiled (the probes rerun only
+# when KDIR or the probes change: probe.sh's key).
 module-for:
 	@mkdir -p $(BUILD)
-	@cp -r $(SRC_DIRS) $(BUILD)/
+	@tar -C $(CURDIR) -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude='$(COMPAT_H)' \
+		$(SRC_DIRS) | tar -C $(BUILD) -xf -
 	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 $(KBUILD_JOBS) modules
 
@@ -102,16 +111,12 @@ deb:
 deps:
 	tools/deps.sh build-essential cmake googletest libgtest-dev libbenchmark-dev \
 		clang libclang-rt-14-dev valgrind qemu-system-x86 busybox-static kmod \
-		python3 linux-headers-amd64 cpio file
+		python3 linux-headers-amd64 cpio file tshark
 
-kernel:
-	tools/testvm/build-kernel.sh normal
-kernel-debug:
+kernel kernel-debug:
 	tools/testvm/build-kernel.sh debug
 
-kunit:
-	tools/testvm/kunit.sh normal
-kunit-debug:
+kunit kunit-debug:
 	tools/testvm/kunit.sh debug
 
 utest:
@@ -132,10 +137,12 @@ check-guards:
 coverage:
 	tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 
-CHECKPATCH ?= $(firstword $(wildcard $(KDIR)/scripts/checkpatch.pl $(KDIR)/source/scripts/checkpatch.pl))
+# checkpatch.pl from the test kernel's source (linux-source-6.1, fetched
+# and unpacked once into the cache; no kernel build needed).
+CHECKPATCH ?= $(shell tools/testvm/build-kernel.sh --source | tail -n1)/scripts/checkpatch.pl
 
 style:
-	@test -n "$(CHECKPATCH)" || { echo "style: no checkpatch.pl under KDIR=$(KDIR)"; exit 1; }
+	@test -f "$(CHECKPATCH)" || { echo "style: no checkpatch.pl ($(CHECKPATCH))"; exit 1; }
 	$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,EXPORT_SYMBOL,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
 		-f drivers/sroce/*.[ch] drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.c

@@ -20,8 +20,8 @@ export DEBIAN_FRONTEND=noninteractive
 stamp=/tmp/.sroce-apt-updated
 if [ ! -e "$stamp" ]; then
 	echo "deps: apt-get update" >&2
-	$SUDO apt-get update -qq
+	$SUDO apt-get update -qq -o DPkg::Lock::Timeout=600
 	touch "$stamp"
 fi
 echo "deps: installing ${missing[*]}" >&2
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" >/dev/null

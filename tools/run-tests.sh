@@ -1,28 +1,100 @@
 #!/usr/bin/env bash
 # make test: everything CI runs, on a fresh Debian 12 machine.
 #
-# Installs its packages, builds or reuses the cached test kernels, fetches
-# or reuses Debian's stock kernels and headers, builds the module, then
-# runs each stage below.  Every stage ends with a line
-# "<stage>: P passed, F failed"; the run ends with the total, one line,
-# and exits non-zero if anything failed.  Logs: build/logs/<stage>.log.
+# Installs its packages, builds or reuses the cached debug test kernel,
+# fetches or reuses Debian's stock kernels and headers, builds each module
+# once per kernel, then runs the stages of the table below in order.
+# Every stage ends with a line "<stage>: P passed, F failed"; the run ends
+# with a table of the time each stage and step took, then the total, one
+# line, and exits non-zero if anything failed.  Logs: build/logs/<stage>.log.
+#
+#   tools/run-tests.sh [--only REGEX] [--list]
+#
+#   --only   run only the stages whose names match REGEX (with the steps
+#            they need); --list prints the expanded table and exits
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 logs=$top/build/logs
+only= list=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) only=$2; shift ;;
+	--list) list=1 ;;
+	*) sed -n '2,15p' "$0" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+# The stage table: one row a stage, in the order they run.
+#
+#   STAGE  KERNEL  BOOT  COMMAND
+#
+# KERNEL: what the stage's modules are built for and its VMs boot: "-"
+#   (none), "debug" (the KASAN + lockdep + kmemleak + KUnit test kernel),
+#   or "stock": one row per Debian stock kernel (tools/stock-kernels.sh),
+#   with {k} in STAGE and COMMAND its name and {ko} the sroce.ko that DKMS
+#   built for it (the dkms stage).
+# BOOT: "-" no VM, or one boot of its own; "pair": the stage's VM runs are
+#   booked into the KERNEL's shared pair boot (tools/testvm/group.py):
+#   the first such stage of a kernel books them all, the pair boots once,
+#   and each stage then judges its own slice of it (run-pair.sh).
+#
+# The debug kernel's sroce.ko and sroce_kunit.ko are built once, at W=1
+# (build/debug, incremental); stages find them through $SROCE_KO.
+table() {
+	cat <<'EOF'
+utest            -      -     tools/utest/run.sh
+fuzz             -      -     tools/utest/run.sh fuzz ${FUZZ_SECONDS:-30}
+bench            -      -     tools/utest/run.sh bench-check
+console-check    -      -     tools/testvm/check-console-selftest.sh
+group-check      -      -     tools/deps.sh tshark && python3 tools/testvm/group_test.py
+stalls-check     -      -     python3 tools/ackrate/stalls_test.py
+stock-build      -      -     tools/check-stock-build.sh
+guards           debug  -     tools/check-guards.sh
+style            -      -     make -s style
+kunit-debug      debug  -     tools/testvm/kunit.sh debug
+group-selftest   debug  pair  tools/testvm/group-selftest.sh debug
+stall-selftest   debug  pair  tools/testvm/stall-selftest.sh debug
+device           debug  pair  tools/testvm/device-test.sh debug
+integrity-paged  debug  pair  tools/testvm/integrity-test.sh debug sroce paged
+errors           debug  pair  tools/testvm/errors-test.sh debug
+kverbs           debug  pair  tools/testvm/kverbs-test.sh debug
+kcm              debug  pair  tools/testvm/kcm-test.sh debug
+pyverbs          debug  pair  tools/testvm/pyverbs-test.sh debug
+req-errors       debug  pair  tools/testvm/req-errors-test.sh debug
+rdma-core        debug  pair  tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
+perftest-debug   debug  pair  tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt -o build/perftest-debug
+rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce --lossy-pairs sroce-sroce,sroce-rxe
+dkms             -      -     tools/dkms-test.sh
+compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o build/compare-smoke
+device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}
+integrity-{k}    stock  pair  env SROCE_KO={ko} tools/testvm/integrity-test.sh {k}
+perftest-{k}     stock  pair  tools/compare.sh -n 1 -k {k} -r sroce -M {ko} -f tools/ackrate/perftest-debug.txt -o build/perftest-{k}
+rule-coverage    -      -     tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
+EOF
+}
+# What the stages do, and which checks moved where when stages were
+# merged, is in README.md ("The tests").
+
 mkdir -p "$logs"
 total_pass=0 total_fail=0
 failed_stages=()
+times=()
+
+# Timing rows: "NAME SECONDS PASSED FAILED [IN-BOOT]" (- for steps, which
+# count no checks; IN-BOOT: what a stage's runs took in its shared boot).
+timed() { times+=("$1 $2 $3 $4 ${5:-}"); }
+declare -A inboot=()
 
 stage() {
-	local name=$1 line p f rc
+	local name=$1 line p f rc t0=$SECONDS
 	shift
 	echo "== $name" >&2
-	local t0=$SECONDS
 	"$@" >"$logs/$name.log" 2>&1
 	rc=$?
-	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n1)
+	line=$(grep -E '^[a-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n1)
 	if [ -n "$line" ]; then
 		p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
 		f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
@@ -32,11 +104,28 @@ stage() {
 	[ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-	printf '   %-14s %4d passed, %d failed  (%ds)\n' "$name" "$p" "$f" $((SECONDS - t0)) >&2
+	printf '   %-18s %4d passed, %d failed  (%ds)\n' "$name" "$p" "$f" $((SECONDS - t0)) >&2
+	timed "$name" $((SECONDS - t0)) "$p" "$f" "${inboot[$name]:-}"
 	if [ "$f" -ne 0 ]; then
 		failed_stages+=("$name")
 		tail -n 25 "$logs/$name.log" | sed 's/^/   | /' >&2
 	fi
+}
+
+# step NAME COMMAND...: a build or a boot the stages need.  It counts no
+# check: a step that fails is reported, and the stages that need what it
+# makes fail on their own.
+step() {
+	local name=$1 rc t0=$SECONDS
+	shift
+	echo "== $name" >&2
+	"$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	printf '   %-18s %s  (%ds)\n' "$name" "$([ $rc -eq 0 ] && echo done || echo "FAILED (rc $rc)")" \
+		$((SECONDS - t0)) >&2
+	timed "$name" $((SECONDS - t0)) - -
+	[ $rc -eq 0 ] || tail -n 15 "$logs/$name.log" | sed 's/^/   | /' >&2
+	return $rc
 }
 
 # CI keeps only the tail of the output: name the failures again there, with
@@ -51,66 +140,105 @@ failure_summary() {
 	done
 }
 
+time_table() {
+	local r name s p f b total=0
+	echo "== time per stage and step (s; a boot step's stages show what their runs took in it)" >&2
+	for r in "${times[@]}"; do
+		read -r name s p f b <<<"$r"
+		total=$((total + s))
+		if [ "$p" = - ]; then
+			printf '   %-22s %5d\n' "$name" "$s" >&2
+		elif [ -n "$b" ]; then
+			printf '   %-22s %5d   %4d passed, %d failed   (in the boot: %d)\n' "$name" "$s" "$p" "$f" "$b" >&2
+		else
+			printf '   %-22s %5d   %4d passed, %d failed\n' "$name" "$s" "$p" "$f" >&2
+		fi
+	done
+	printf '   %-22s %5d   (%dm%02ds)\n' total "$total" $((total / 60)) $((total % 60)) >&2
+}
+
+# The table, with the stock rows expanded: "STAGE KERNEL BOOT COMMAND".
+stock=$(tools/stock-kernels.sh 2>/dev/null | awk '{ print $1, $2 }')
+ko_of() { echo "$top/build/dkms/$(awk -v n="$1" '$1 == n { print $2 }' <<<"$stock")/sroce.ko"; }
+rows=() pending=()
+flush_stock() {	# consecutive stock rows: all of them for one kernel, then the next
+	local k p
+	while read -r k _; do
+		for p in "${pending[@]}"; do
+			p=${p//\{k\}/$k}
+			rows+=("${p//\{ko\}/$(ko_of "$k")}")
+		done
+	done <<<"$stock"
+	pending=()
+}
+while read -r name kernel boot cmd; do
+	[ -n "$name" ] || continue
+	if [ "$kernel" = stock ]; then
+		pending+=("$name {k} $boot $cmd")
+		continue
+	fi
+	[ ${#pending[@]} -eq 0 ] || flush_stock
+	r="$name $kernel $boot $cmd"
+	while [[ $r =~ \{ko:([a-z0-9.]+)\} ]]; do r=${r//"${BASH_REMATCH[0]}"/$(ko_of "${BASH_REMATCH[1]}")}; done
+	rows+=("$r")
+done < <(table)
+[ ${#pending[@]} -eq 0 ] || flush_stock
+if [ -n "$only" ]; then
+	keep=()
+	for r in "${rows[@]}"; do [[ ${r%% *} =~ $only ]] && keep+=("$r"); done
+	rows=("${keep[@]}")
+fi
+if [ $list = 1 ]; then printf '%s\n' "${rows[@]}"; exit 0; fi
+
+t_start=$SECONDS
 echo "== deps" >&2
 make -s deps >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-stage utest tools/utest/run.sh
-stage fuzz tools/utest/run.sh fuzz "${FUZZ_SECONDS:-30}"
-stage bench tools/utest/run.sh bench-check
-stage console-check tools/testvm/check-console-selftest.sh
-stage stock-build tools/check-stock-build.sh
-stage kunit-normal tools/testvm/kunit.sh normal
-stage kunit-debug tools/testvm/kunit.sh debug
-stage guards tools/check-guards.sh
-stage style make -s style KDIR="$(tools/testvm/build-kernel.sh normal 2>/dev/null | tail -n1)"
-stage device tools/testvm/device-test.sh debug
-stage integrity tools/testvm/integrity-test.sh debug
-stage integrity-paged tools/testvm/integrity-test.sh debug sroce paged
-stage errors tools/testvm/errors-test.sh debug
-# Kernel verbs (sroce loaded with kverbs=1): tools/kverbs/sroce_kverbs.ko,
-# a kernel consumer, runs RC loopback checks in each CQ poll context on
-# stock rxe (the control) and then on sroce.
-stage kverbs tools/testvm/kverbs-test.sh debug
-# A kernel consumer connecting through rdma_cm across two VMs
-# (tools/kverbs/sroce_kcm.ko): RC SEND/WRITE/READ and UD datagrams, sroce
-# at both ends (IPv4, IPv6), against stock rxe both ways, rxe-rxe the control.
-stage kcm tools/testvm/kcm-test.sh debug
-# Debian's pyverbs: sroce as the responder (client on rxe), both ends on
-# sroce, and sroce as the requester (server on rxe), in one boot.
-stage pyverbs tools/testvm/pyverbs-test.sh debug
-# RC traffic in the four pairings: ibv_rc_pingpong, the perftest RC tools
-# and the integrity tool, sroce->sroce, sroce->rxe, rxe->sroce and
-# loopback on one sroce device, on a clean link (with UD: ibv_ud_pingpong,
-# perftest -c UD; and rdma_cm: rping, ucmatose, udaddy, rdma_server/client,
-# perftest -R), and with sroce as the
-# requester through netem (1% loss; 5% loss, duplication and reordering),
-# with the capture's go-back-N, ATOMIC ACK, retransmission and
-# loss-episode checks.
-stage rc tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce \
-	--lossy-pairs sroce-sroce,sroce-rxe
-# sroce as the requester: its timers, errors and hostile send rings,
-# against stock rxe and against sroce (tools/integrity, client on sroce).
-stage req-errors tools/testvm/req-errors-test.sh debug
-# rdma-core's own suite on sroce, stock rxe on the same kernel the control,
-# compared test by test.  ATOMIC_WRITE errors on both (librxe 44 posts it,
-# neither 6.1's rxe nor sroce has it yet): a known gap, reported apart.
-stage rdma-core tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
-stage perftest-debug tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt \
-	-o build/perftest-debug
-stage compare-smoke tools/compare.sh -s
-# Debian's stock kernels, unpacked from the registry's linux-image
-# packages: VM A runs the kernel's own rdma_rxe, VM B the sroce.ko that
-# DKMS built and installed from the sroce-dkms package (the dkms stage).
-stage dkms tools/dkms-test.sh
-while read -r name kver _; do
-	ko=$top/build/dkms/$kver/sroce.ko
-	stage "device-$name" env SROCE_KO="$ko" tools/testvm/device-test.sh "$name"
-	stage "integrity-$name" env SROCE_KO="$ko" tools/testvm/integrity-test.sh "$name"
-	stage "perftest-$name" tools/compare.sh -n 1 -k "$name" -r sroce -M "$ko" \
-		-f tools/ackrate/perftest-debug.txt -o "build/perftest-$name"
-done < <(tools/stock-kernels.sh)
-stage rule-coverage tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
+# The debug kernel and its modules, once, if any stage needs them.
+if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" { f = 1 } END { exit !f }'; then
+	step kernel-debug tools/testvm/build-kernel.sh debug
+	kdebug=$(tools/testvm/build-kernel.sh debug 2>/dev/null | tail -n1)
+	step build-debug make -s module-for KDIR="$kdebug" BUILD="$top/build/debug"
+	export SROCE_KO=$top/build/debug/sroce.ko
+fi
 
+declare -A booked=()
+for r in "${rows[@]}"; do
+	read -r name kernel boot cmd <<<"$r"
+	if [ "$boot" = pair ]; then
+		gdir=$top/build/group/$kernel
+		if [ -z "${booked[$kernel]:-}" ]; then
+			booked[$kernel]=1
+			rm -rf "$gdir"
+			mkdir -p "$gdir"
+			# Book every run of this kernel's pair stages, in table order.
+			declare -A first=()
+			for q in "${rows[@]}"; do
+				read -r qn qk qb qc <<<"$q"
+				[ "$qb" = pair ] && [ "$qk" = "$kernel" ] || continue
+				first[$qn]=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
+				SROCE_GROUP=$gdir SROCE_GROUP_PHASE=book bash -c "$qc" >"$logs/$qn.book.log" 2>&1
+				last=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
+				[ "$last" -gt "${first[$qn]}" ] || echo "   $qn: booked no run (see $logs/$qn.book.log)" >&2
+				first[$qn]="${first[$qn]} $last"
+			done
+			step "boot-$kernel" python3 tools/testvm/group.py "$gdir"
+			# What each stage's runs took in the boot (group.py's times.txt).
+			for qn in "${!first[@]}"; do
+				read -r lo hi <<<"${first[$qn]}"
+				inboot[$qn]=$(awk -v lo="$lo" -v hi="$hi" '$1 + 0 >= lo && $1 + 0 < hi { t += $2 }
+					END { print t + 0 }' "$gdir/times.txt" 2>/dev/null)
+			done
+			unset first
+		fi
+		stage "$name" env SROCE_GROUP="$gdir" SROCE_GROUP_PHASE=replay bash -c "$cmd"
+	else
+		stage "$name" bash -c "$cmd"
+	fi
+done
+
+time_table
+echo "== wall time $((SECONDS - t_start)) s" >&2
 failure_summary
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

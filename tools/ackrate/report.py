@@ -32,6 +32,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stalls  # noqa: E402
+
 COUNT_KEYS = ("request_packets", "ackreq", "acks", "rnr_naks", "read_resp_packets",
               "atomic_acks", "duplicate_requests")
 BASE = "rxe-rxe"            # the reference pairing: stock rxe on both sides
@@ -577,14 +580,31 @@ def target_lines(data, names, wls, pairings):
     return out
 
 
-def failures_of(outdir, per_round, names, pairings, wls):
-    """The checks that fail the run, each on every round on its own."""
+def failures_of(outdir, per_round, names, pairings, wls, notes=None):
+    """The checks that fail the run, each on every round on its own.  What
+    a VM standing still for the QP's timeout explains (stalls.py: a failed
+    run, unjustified retransmissions, more ACKs than rxe) is not a failure
+    in a disturbed run: it goes to NOTES.  Broken invariants and counters
+    that disagree with the capture fail whatever the stalls."""
     fails = []
+    notes = [] if notes is None else notes
     for k, rd in enumerate(per_round, 1):
         for p in pairings:
             req, resp = sides(p)
+            st = stalls.load(os.path.join(outdir, f"round{k}", p))
+            run_stalls = stalls.disturbed(st)
+
+            def excused(where, what, wl=None):
+                hit = stalls.disturbed(st, wl) if wl else run_stalls
+                if not hit:
+                    return False
+                side, ms = max(hit, key=lambda x: x[1])
+                notes.append(f"{where}: disturbed (VM {side.upper()} stood still {ms} ms, QP "
+                             f"timeout {stalls.QP_TIMEOUT_MS:.0f} ms): not counted: {what}")
+                return True
+
             failed = os.path.exists(os.path.join(outdir, f"round{k}", p, "failed"))
-            if failed:
+            if failed and not excused(f"{p} round {k}", "run failed"):
                 fails.append(f"{p} round {k}: run failed (see round{k}/{p}/a.log, b.log)")
             if rd[p] is None:
                 fails.append(f"{p} round {k}: not run (no capture counts)")
@@ -608,7 +628,10 @@ def failures_of(outdir, per_round, names, pairings, wls):
                 # long is the timer doing its job, reported as a target.
                 if req == "sroce" and row["duplicate_requests"]:
                     by = row.get("retransmits_by")
-                    if by is None:
+                    if (by is None or by["spurious"]) and \
+                            excused(where, "retransmissions the capture does not justify", n):
+                        pass
+                    elif by is None:
                         fails.append(f"{where}: sroce requester retransmitted "
                                      f"{row['duplicate_requests']} request packets (not classified)")
                     elif by["spurious"]:
@@ -624,7 +647,8 @@ def failures_of(outdir, per_round, names, pairings, wls):
                 if resp == "sroce" and not is_slow_rx(wls.get(n, {})):
                     ref = (rd.get(f"{req}-rxe") or {}).get(n)
                     if ref and row["duplicate_requests"] <= ref["duplicate_requests"] and \
-                            resp_more_acks(row, ref):
+                            resp_more_acks(row, ref) and \
+                            not excused(where, "more ACKs than rxe's", n):
                         fails.append(f"{where}: sroce responder sent more ACKs ({row['acks']} for "
                                      f"{row['ackreq']} AckReqs) than rxe to the same requester "
                                      f"({ref['acks']} for {ref['ackreq']})")
@@ -738,7 +762,10 @@ def main():
     open(os.path.join(outdir, "targets.txt"), "w").write("\n".join(targets) + "\n")
     for t in targets:
         print(t)
-    failures = failures_of(outdir, per_round, names, pairings, wls)
+    notes = []
+    failures = failures_of(outdir, per_round, names, pairings, wls, notes)
+    for n in notes:
+        print("compare: note:", n)
     for f in failures:
         print("compare: FAIL:", f)
     checked = len(names) * len(pairings) * nrounds

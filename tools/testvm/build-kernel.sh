@@ -2,6 +2,9 @@
 # Build (or reuse) the sroce test kernel.
 #
 #   tools/testvm/build-kernel.sh [normal|debug]
+#   tools/testvm/build-kernel.sh --source     only fetch and unpack the
+#                                             source; print its directory
+#                                             (checkpatch.pl for make style)
 #
 # Source: Debian's linux-source-6.1 package (apt-get download), config:
 # tinyconfig + tools/testvm/kernel.config (+ debug.config for "debug").
@@ -21,6 +24,7 @@ jobs=${JOBS:-$(nproc)}
 case $flavour in
 normal) frags=("$here/kernel.config") ;;
 debug) frags=("$here/kernel.config" "$here/debug.config") ;;
+--source) frags=() ;;
 *) echo "usage: $0 [normal|debug]" >&2; exit 2 ;;
 esac
 
@@ -28,8 +32,9 @@ esac
 	cpio xz-utils kmod python3 dwarves
 
 mkdir -p "$cache/debs" "$cache/src" "$cache/kernel"
-exec 9>"$cache/kernel/.lock-$flavour"
-flock 9
+# The source is fetched and unpacked under one lock, each build under its own.
+exec 8>"$cache/kernel/.lock-source"
+flock 8
 
 deb=$(ls "$cache"/debs/linux-source-6.1_*.deb 2>/dev/null | sort -V | tail -n1 || true)
 if [ -z "$deb" ]; then
@@ -48,6 +53,13 @@ if [ ! -e "$src/.unpacked" ]; then
 	rm -rf "$src.deb"
 	touch "$src/.unpacked"
 fi
+flock -u 8
+if [ "$flavour" = --source ]; then
+	echo "$src"
+	exit 0
+fi
+exec 9>"$cache/kernel/.lock-$flavour"
+flock 9
 
 key=$(cat "${frags[@]}" | sha256sum | cut -c1-12)
 out=$cache/kernel/$ver-$flavour-$key

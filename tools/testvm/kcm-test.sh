@@ -37,7 +37,7 @@ done
 kverbs_modules kcm
 rc=0
 "$here/run-pair.sh" -A "$here/kcm-guest.sh" -B "$here/kcm-guest.sh" -o "$out" -k "$flavour" -s \
-	"${ko_args[@]}" -t $((300 + 400 * n)) -f "$out/kverbs/sroce_kcm.ko" -f "$out/kcm-rounds" || rc=1
+	"${ko_args[@]}" -t $((300 + 400 * n)) -f "$kvdir/sroce_kcm.ko" -f "$out/kcm-rounds" || rc=1
 for l in a b; do tr -d '\r' <"$out/$l.log" 2>/dev/null | grep -a '^KCM' >"$out/$l.kcm"; done
 # Per round: its name, and whether sroce is on either end.
 pass=0 fail=0 ctl_ok=1 i=0

@@ -12,7 +12,7 @@
 # "kunit-<flavour>: P passed, F failed".
 set -euo pipefail
 
-flavour=${1:-normal}
+flavour=${1:-debug}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=$top/build/$flavour

@@ -21,7 +21,7 @@ esac
 kverbs_modules kverbs
 rc=0
 "$here/run-pair.sh" -1 -A "$here/kverbs-guest.sh" -o "$out" -k "$flavour" -s "${ko_args[@]}" \
-	-P "kverbs=1" -t 600 -f "$out/kverbs/sroce_kverbs.ko" || rc=1
+	-P "kverbs=1" -t 600 -f "$kvdir/sroce_kverbs.ko" || rc=1
 log=$out/a.log
 touch "$log"
 tr -d '\r' <"$log" | grep -a '^KVERBS ' >"$out/kverbs-lines.txt" || true

@@ -14,7 +14,8 @@ pair_setup() {
 	ko_args=()
 	[ -z "${SROCE_KO:-}" ] || ko_args=(-M "$SROCE_KO")
 	out=$top/build/$1-$flavour${resp:+-$resp}
-	rm -rf "$out"
+	# A replay (run-pair.sh, shared boots) judges what the boot left here.
+	[ "${SROCE_GROUP_PHASE:-}" = replay ] || rm -rf "$out"
 	mkdir -p "$out"
 	[ -z "$resp" ] || echo "$resp" >"$out/responder"
 }
@@ -41,17 +42,20 @@ pair_verdict() {
 }
 
 # kverbs_modules NAME: build tools/kverbs' test modules (sroce_kverbs.ko,
-# sroce_kcm.ko) into $out/kverbs, at W=1, against the test kernel
-# $flavour (whose tree it sets in kdir); in $out so that the source tree
-# keeps no objects.  On a failure or a warning it prints the log and
-# "NAME: 0 passed, 1 failed", and exits.
+# sroce_kcm.ko) into $kvdir = build/kverbs-$flavour, at W=1, against the
+# test kernel $flavour (whose tree it sets in kdir); outside the source
+# tree, which keeps no objects, and once per kernel: the copy keeps the
+# sources' timestamps, so a second call rebuilds nothing.  On a failure or
+# a warning it prints the log and "NAME: 0 passed, 1 failed", and exits.
 kverbs_modules() {
 	kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
-	mkdir -p "$out/kverbs"
-	cp "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$out/kverbs/"
-	if ! make -s -C "$out/kverbs" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
+	kvdir=$top/build/kverbs-$flavour
+	mkdir -p "$kvdir"
+	cp -p "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$kvdir/"
+	if ! make -s -C "$kvdir" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
 		grep -q 'warning:' "$out/kverbs-build.log"; then
 		cat "$out/kverbs-build.log" >&2
+		rm -f "$kvdir"/*.o	# so that the next build shows the warning again
 		echo "$1: 0 passed, 1 failed"
 		exit 1
 	fi

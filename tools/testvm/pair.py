@@ -19,6 +19,7 @@ by themselves, 1 otherwise.  The guests' own results are in their logs.
 """
 import argparse
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -38,6 +39,102 @@ def qemu_cmd(kernel, initrd, fd, mac, log, guest_timeout, extra, append=""):
     ] + extra
 
 
+class Planter:
+    """Planted stalls, asked for by a guest: a console line
+    "SROCE-PLANT-STALL <A|B> <ms>" stops that VM's QEMU process (SIGSTOP)
+    for that long, as a busy host would (tools/testvm/stall-selftest.sh)."""
+    RX = re.compile(rb"SROCE-PLANT-STALL ([AB]) ([0-9]+)")
+
+    def __init__(self, vms):
+        self.vms = vms                      # name -> (console log, Popen)
+        self.seen = {name: 0 for name in vms}
+
+    def poll(self):
+        for name, (log, _) in self.vms.items():
+            try:
+                with open(log, "rb") as f:
+                    f.seek(self.seen[name])
+                    data = f.read()
+            except OSError:
+                continue
+            end = data.rfind(b"\n") + 1
+            self.seen[name] += end
+            for m in self.RX.finditer(data[:end]):
+                self.stall(m.group(1).decode(), int(m.group(2)))
+
+    def stall(self, name, ms):
+        if name not in self.vms or ms > 60000:
+            return
+        proc = self.vms[name][1]
+        if proc.poll() is not None:
+            return
+        print(f"pair: stopping VM {name} for {ms} ms, as its peer asked", file=sys.stderr)
+        os.killpg(proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(ms / 1000)
+        finally:
+            os.killpg(proc.pid, signal.SIGCONT)
+
+
+def boot(kernel, initrd_a, log_a, initrd_b=None, log_b=None, pcap=None, timeout=900,
+         append_a="", append_b=""):
+    """Boot VM A (and VM B, given its initramfs) on one link; wait for them
+    to power off, at most TIMEOUT seconds.  0 if they all powered off by
+    themselves, 1 otherwise.  Nothing is left running."""
+    single = not initrd_b
+    if not single and not log_b:
+        raise ValueError("VM B's initramfs needs its log")
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    for s in (a, b):
+        os.set_inheritable(s.fileno(), True)
+    guest_timeout = max(timeout - 30, 30)
+    extra_a = []
+    if pcap:
+        extra_a = ["-object", f"filter-dump,id=f0,netdev=n0,file={pcap},maxlen=160"]
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            qemu_cmd(kernel, initrd_a, a.fileno(), "52:54:00:5e:00:0a", log_a,
+                     guest_timeout, extra_a, append_a),
+            pass_fds=[a.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
+        if not single:
+            procs.append(subprocess.Popen(
+                qemu_cmd(kernel, initrd_b, b.fileno(), "52:54:00:5e:00:0b", log_b,
+                         guest_timeout, [], append_b),
+                pass_fds=[b.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
+            b.close()
+        else:
+            b.setblocking(False)
+        a.close()
+        deadline = time.monotonic() + timeout
+        planter = Planter({"A": (log_a, procs[0])} if single else
+                          {"A": (log_a, procs[0]), "B": (log_b, procs[1])})
+        while time.monotonic() < deadline and any(p.poll() is None for p in procs):
+            time.sleep(0.5)
+            planter.poll()
+            while single:
+                try:
+                    if not b.recv(1 << 16):
+                        break
+                except BlockingIOError:
+                    break
+        timed_out = any(p.poll() is None for p in procs)
+        if timed_out:
+            print(f"pair: VMs did not finish within {timeout} s", file=sys.stderr)
+        return 1 if timed_out or any(p.returncode not in (0, None) for p in procs) else 0
+    finally:
+        if single:
+            b.close()
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        time.sleep(1)
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel", required=True)
@@ -52,58 +149,12 @@ def main():
                          "(modprobe hands module.param=value to the module it loads)")
     ap.add_argument("--append-a", default="", help="the same for VM A")
     args = ap.parse_args()
-    single = not args.initrd_b
-    if not single and not args.log_b:
+    if args.initrd_b and not args.log_b:
         ap.error("--initrd-b needs --log-b")
-
-    # SIGTERM (a test's timeout) still stops the VMs, in the finally below.
+    # SIGTERM (a test's timeout) still stops the VMs, in boot()'s finally.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    for s in (a, b):
-        os.set_inheritable(s.fileno(), True)
-    guest_timeout = max(args.timeout - 30, 30)
-    extra_a = []
-    if args.pcap:
-        extra_a = ["-object", f"filter-dump,id=f0,netdev=n0,file={args.pcap},maxlen=160"]
-    procs = []
-    try:
-        procs.append(subprocess.Popen(
-            qemu_cmd(args.kernel, args.initrd_a, a.fileno(), "52:54:00:5e:00:0a", args.log_a,
-                     guest_timeout, extra_a, args.append_a),
-            pass_fds=[a.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
-        if not single:
-            procs.append(subprocess.Popen(
-                qemu_cmd(args.kernel, args.initrd_b, b.fileno(), "52:54:00:5e:00:0b", args.log_b,
-                         guest_timeout, [], args.append_b),
-                pass_fds=[b.fileno()], stdin=subprocess.DEVNULL, start_new_session=True))
-            b.close()
-        else:
-            b.setblocking(False)
-        a.close()
-        deadline = time.monotonic() + args.timeout
-        while time.monotonic() < deadline and any(p.poll() is None for p in procs):
-            time.sleep(0.5)
-            while single:
-                try:
-                    if not b.recv(1 << 16):
-                        break
-                except BlockingIOError:
-                    break
-        timed_out = any(p.poll() is None for p in procs)
-        if timed_out:
-            print(f"pair: VMs did not finish within {args.timeout} s", file=sys.stderr)
-        return 1 if timed_out or any(p.returncode not in (0, None) for p in procs) else 0
-    finally:
-        if single:
-            b.close()
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        time.sleep(1)
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
+    return boot(args.kernel, args.initrd_a, args.log_a, args.initrd_b, args.log_b, args.pcap,
+                args.timeout, args.append_a, args.append_b)
 
 
 if __name__ == "__main__":

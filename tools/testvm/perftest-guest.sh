@@ -24,6 +24,19 @@
 . /sroce/guest-lib.sh
 net_up || exit 10
 load_provider "$PROVIDER" || exit 11
+# Stalls of this VM (a busy host), for the host to judge the run by:
+# SROCE-STALL lines (tools/testvm/stallmon.c) on the console, each in the
+# workload it came in (before that workload's SROCE-STATS block).
+mon=
+if [ -x /sroce/stallmon ]; then
+	/sroce/stallmon -t 20 &
+	mon=$!
+fi
+# A planted stall (make compare -S): VM A asks the host to stop VM B for
+# that long (ms), a few seconds into the first workload.
+if [ "$ROLE" = A ] && [ -f /sroce/plant-stall ]; then
+	(sleep 4; echo "SROCE-PLANT-STALL B $(cat /sroce/plant-stall)") &
+fi
 for p in /sys/module/sroce/parameters/*; do
 	[ -r "$p" ] && echo "SROCE-PARAM ${p##*/}=$(cat "$p")"
 done
@@ -60,4 +73,5 @@ while read -r name tool size iters port extra; do
 	fi
 	dump_stats "$name"
 done < /sroce/workloads
+[ -z "$mon" ] || { kill -TERM "$mon"; wait "$mon"; }
 exit $rc

@@ -6,6 +6,7 @@
 #
 #   tools/testvm/perftest-pair.sh -r PAIRING -w WORKLOADS -o OUTDIR
 #                                 [-k normal|debug|deb6.1|deb6.12] [-t SECONDS]
+#                                 [-S MS]
 #
 # PAIRING is X-Y[:PARAM=VALUE,...][#LABEL]: X the provider of VM A, Y that
 # of VM B (rxe or sroce), e.g. sroce-rxe.  A bare Y (rxe, sroce,
@@ -15,16 +16,22 @@
 # reach VM B only (run-pair.sh -P), so Y must be sroce.  #LABEL only names
 # a second run of the same pairing (rxe-rxe#2).
 #
+# -S MS plants a stall: VM B's QEMU process is stopped for MS ms a few
+# seconds into the first workload (pair.py, asked by VM A).
+#
 # OUTDIR gets a.log, b.log (consoles), link.pcap, results.txt (the
 # SROCE-WL lines of the client) and stats-a.txt / stats-b.txt (rdma
-# counters and /proc/stat after each workload).
+# counters and /proc/stat after each workload) and stalls.json (how long
+# each VM stood still in each workload: tools/ackrate/stalls.py).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pairing=rxe-rxe wl='' out='' flavour=normal tmo=1200
+pairing=rxe-rxe wl='' out='' flavour=debug tmo=1200
 usage() { sed -n '2,21p' "$0" >&2; exit 2; }
-while getopts "r:w:o:k:t:" o; do
+plant=
+while getopts "r:w:o:k:t:S:" o; do
 	case $o in
 	r) pairing=$OPTARG ;; w) wl=$OPTARG ;; o) out=$OPTARG ;; k) flavour=$OPTARG ;; t) tmo=$OPTARG ;;
+	S) plant=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -52,9 +59,20 @@ trap 'rm -rf "$work"' EXIT
 cp "$wl" "$work/workloads"
 set_p=()
 [ -z "$params" ] || set_p=(-P "${params//,/ }")
+# Each VM watches its own stalls (tools/testvm/stallmon.c).
+top=$(cd "$here/../.." && pwd)
+mkdir -p "$top/build/tools"
+gcc -O2 -Wall -Wextra -Werror -o "$top/build/tools/stallmon" "$here/stallmon.c" || exit 1
+extra=(-f "$top/build/tools/stallmon")
+if [ -n "$plant" ]; then
+	echo "$plant" >"$work/plant-stall"
+	extra+=(-f "$work/plant-stall")
+fi
 rc=0
 "$here/run-pair.sh" -A "$here/perftest-guest.sh" -B "$here/perftest-guest.sh" -o "$out" \
-	-k "$flavour" -t "$tmo" -f "$work/workloads" -a "$prov_a" -b "$prov_b" "${set_p[@]}" || rc=1
+	-k "$flavour" -t "$tmo" -f "$work/workloads" -a "$prov_a" -b "$prov_b" "${set_p[@]}" \
+	"${extra[@]}" || rc=1
+python3 "$top/tools/ackrate/stalls.py" "$out" | sed 's/^/perftest-pair: /' >&2 || true
 for side in a b; do
 	sed -n '/SROCE-STATS-BEGIN/,/SROCE-STATS-END/p' "$out/$side.log" | tr -d '\r' >"$out/stats-$side.txt"
 done

@@ -36,7 +36,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 
 usage() { sed -n '2,33p' "$0" >&2; exit 2; }
-flavour=normal strict=0 known=
+flavour=debug strict=0 known=
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -40,10 +40,19 @@
 # OUTDIR gets a.log, b.log (consoles; no b.log with -1) and link.pcap.
 # Fails if a guest script fails, a VM does not finish, or either console
 # shows an oops, BUG, WARN, KASAN, lockdep or kmemleak report.
+#
+# Shared boots (tools/testvm/group.py): with $SROCE_GROUP set to a group
+# directory, the run is not booted on its own.  SROCE_GROUP_PHASE=book
+# books it into the group (its two /sroce trees and its settings, in the
+# order booked) and succeeds at once; group.py then boots the group's
+# pair once and runs every booked run in turn, and writes each run's own
+# slice of the consoles and of the capture to its OUTDIR.
+# SROCE_GROUP_PHASE=replay then judges that slice exactly as a run of its
+# own is judged (below), without booting.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-sa= sb= out= flavour=normal tmo=1200 with_sroce=0 rootfs=full ko=
+sa= sb= out= flavour=debug tmo=1200 with_sroce=0 rootfs=full ko=
 stock_boot=60
 files=()
 append_b=
@@ -111,10 +120,24 @@ if [ $with_sroce = 1 ]; then
 	extra=("$ko")
 fi
 mods=$("$here/modroot.sh" "$moddir" "${extra[@]}" | tail -n1)
+phase=
+if [ -n "${SROCE_GROUP:-}" ]; then
+	phase=${SROCE_GROUP_PHASE:-}
+	case $phase in book | replay) ;;
+	*) echo "run-pair: SROCE_GROUP needs SROCE_GROUP_PHASE book or replay" >&2; exit 2 ;;
+	esac
+fi
+out=$(cd "$out" && pwd)
 
+# Replay: the group's boot wrote this run's slices to OUTDIR; judge them.
+booking=
+if [ "$phase" = replay ]; then
+	booking=$(grep -lxF "out=$out" "$SROCE_GROUP"/*/meta 2>/dev/null | head -n1)
+	[ -n "$booking" ] || { echo "run-pair: $out was not booked in $SROCE_GROUP" >&2; exit 1; }
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for side in $sides; do
+[ "$phase" = replay ] || for side in $sides; do
 	r=$work/$side/sroce
 	mkdir -p "$r"
 	echo "$side" >"$r/role"
@@ -125,9 +148,29 @@ for side in $sides; do
 	for f in "${files[@]}"; do cp "$f" "$r/"; done
 	if [ $side = A ]; then s=$sa; else s=$sb; fi
 	install -m 0755 "$s" "$r/run.sh"
+	[ "$phase" = book ] && continue
 	(cd "$work/$side" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$work/$side.cpio.gz"
 	cat "$base" "$mods" "$work/$side.cpio.gz" >"$work/initrd-$side.cpio.gz"
 done
+if [ "$phase" = book ]; then
+	mkdir -p "$SROCE_GROUP"
+	n=$(find "$SROCE_GROUP" -mindepth 1 -maxdepth 1 -type d | wc -l)
+	b=$SROCE_GROUP/$(printf '%02d' "$n")
+	mkdir "$b"
+	for side in $sides; do cp -a "$work/$side/sroce" "$b/$side"; done
+	{
+		echo "out=$out"
+		echo "flavour=$flavour"
+		echo "kernel=$kernel"
+		echo "mods=$mods"
+		echo "rootfs=$rootfs"
+		echo "timeout=$tmo"
+		echo "single=$single"
+		if [ $single = 1 ]; then echo "append_a=${append_b# }"; else echo "append_b=${append_b# }"; fi
+	} >"$b/meta"
+	echo "run-pair: booked into $b (group $SROCE_GROUP)" >&2
+	exit 0
+fi
 
 # A kernel report before /init runs comes from the emulated boot itself
 # (seen: a KASAN report in an early edge IRQ under TCG, before any module
@@ -143,7 +186,8 @@ vm_b=(--initrd-b "$work/initrd-B.cpio.gz" --log-b "$out/b.log" --append-b "${app
 # -1: sroce's parameters go to the one VM (the kernel command line of A).
 extra_a=()
 [ $single = 0 ] || { vm_b=(); [ -z "$append_b" ] || extra_a=(--append-a "${append_b# }"); }
-for attempt in 1 2; do
+rc=0
+[ "$phase" = replay ] || for attempt in 1 2; do
 	rc=0
 	python3 "$here/pair.py" --kernel "$kernel" \
 		--initrd-a "$work/initrd-A.cpio.gz" --log-a "$out/a.log" --pcap "$out/link.pcap" \

@@ -1,0 +1,100 @@
+#!/bin/sh
+# /sroce/run.sh of a shared boot (tools/testvm/group.py): run each booked
+# run of /sroce/suites/NN in order, as its own boot would have run it.
+#
+# Before each: the VM is put back as a boot leaves it (reset below), the
+# two VMs meet at a barrier (VM B listens on TCP 19700 + NN, VM A connects:
+# neither starts run NN before the other has finished run NN-1), and the
+# run's /sroce files (its role, provider, tools, rounds ...) replace the
+# previous run's.  The run's script then runs under its own budget, framed
+# on the console by "SROCE-SUITE-BEGIN NN t=S" and "SROCE-SUITE-END NN
+# rc=R t=S" (S: the VM's uptime).
+# A run booked for VM A alone (run-pair.sh -1) has a "skip" file on VM B:
+# B only meets its barriers.
+. /sroce/guest-lib.sh
+
+# reset: no process of an earlier run left (they are init's orphans now,
+# besides the timeout that runs this script), no RDMA link, no provider or
+# test module loaded, no qdisc, tracing off, eth0 bound, up, at MTU 1500,
+# with its addresses.
+reset() {
+	for p in /proc/[0-9]*; do
+		pid=${p##*/}
+		[ "$pid" = $$ ] && continue
+		[ "$pid" = "$PPID" ] && continue
+		pp=$(sed -n 's/^PPid:[[:space:]]*//p' "$p/status" 2>/dev/null)
+		[ "$pp" = 1 ] && kill -9 "$pid" 2>/dev/null
+	done
+	for l in $(rdma link show 2>/dev/null | sed -n 's/^link \([^/]*\)\/.*/\1/p' | sort -u); do
+		rdma link delete "$l" || echo "group-guest: cannot delete RDMA link $l"
+	done
+	for m in sroce_kcm sroce_kverbs sroce rdma_rxe; do
+		grep -q "^$m " /proc/modules || continue
+		rmmod "$m" || echo "group-guest: cannot unload $m"
+	done
+	if [ -d /sys/kernel/debug/tracing ]; then
+		echo 0 >/sys/kernel/debug/tracing/events/enable 2>/dev/null
+		echo >/sys/kernel/debug/tracing/trace 2>/dev/null
+	fi
+	if ! [ -e /sys/class/net/eth0 ]; then
+		for v in /sys/bus/virtio/devices/*; do
+			[ -e "$v/driver" ] || echo "${v##*/}" >/sys/bus/virtio/drivers/virtio_net/bind 2>/dev/null
+		done
+		i=0
+		while ! [ -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	fi
+	tc qdisc del dev eth0 root 2>/dev/null
+	$IP link set eth0 mtu 1500
+	$IP link set eth0 up
+	$IP addr add "$MY_IP/24" dev eth0 2>/dev/null
+	$IP -6 addr add "$MY_IP6/64" dev eth0 nodad 2>/dev/null
+}
+
+# barrier N WAIT: both VMs here for run N, each waiting at most WAIT s.
+barrier() {
+	port=$((19700 + $1))
+	if [ "$ROLE" = B ]; then
+		timeout "$2" busybox nc -l -p "$port" </dev/null >/dev/null 2>&1
+	else
+		end=$(($(date +%s) + $2))
+		until nc.openbsd -z -w1 "$PEER_IP" "$port" 2>/dev/null; do
+			[ "$(date +%s)" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+	fi
+}
+
+uptime_s() { read -r up _ </proc/uptime; echo "$up"; }
+
+net_up || echo "group-guest: the network did not come up"
+installed=
+wait=600
+for d in /sroce/suites/*; do
+	name=${d##*/}
+	n=$(echo "$name" | sed 's/^0*\([0-9]\)/\1/')
+	budget=$(cat "$d/budget")
+	reset
+	if ! barrier "$n" "$wait"; then
+		echo "group-guest: VM $ROLE: the peer never reached run $name"
+		exit 1
+	fi
+	wait=$((budget + 300))
+	echo "SROCE-SUITE-BEGIN $name t=$(uptime_s)"
+	for f in $installed; do rm -rf "/sroce/$f"; done
+	installed=
+	if [ -f "$d/skip" ]; then
+		echo "group-guest: run $name is VM A's alone"
+		echo "SROCE-SUITE-END $name rc=0 t=$(uptime_s)"
+		continue
+	fi
+	for f in $(ls -A "$d/tree"); do
+		[ "$f" = run.sh ] && continue
+		cp -a "$d/tree/$f" /sroce/
+		installed="$installed $f"
+	done
+	timeout "$budget" sh "$d/tree/run.sh"
+	rc=$?
+	echo "SROCE-SUITE-END $name rc=$rc t=$(uptime_s)"
+done
+reset
+exit 0

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Boot the runs booked into a group once, and split the results per run.
+
+    group.py DIR                 boot DIR's bookings, write every run's slices
+    group.py --split DIR         only split DIR/a.log, b.log, link.pcap again
+
+tools/testvm/run-pair.sh, with SROCE_GROUP=DIR and SROCE_GROUP_PHASE=book,
+books a run instead of booting it: DIR/NN/{A,B} are the /sroce trees its
+two VMs would have had (NN in booking order) and DIR/NN/meta its settings
+(out, kernel, mods, rootfs, timeout, single, append_a/append_b).  Every
+booking of a group must name the same kernel and the same modules.
+
+This boots one VM pair for all of them.  Each VM's /sroce/run.sh is
+tools/testvm/group-guest.sh, which runs the bookings in order, each in a
+fresh state (providers unloaded, links deleted, eth0 back at MTU 1500) and
+after a barrier with the other VM, and frames each with
+"SROCE-SUITE-BEGIN NN t=S" / "SROCE-SUITE-END NN rc=R t=S" on the console
+(S: the VM's uptime; DIR/times.txt gets how long each run took).  A
+single-VM booking (run-pair.sh -1) runs on VM A; VM B only meets it at the
+barriers.  The image is the largest any booking asked for (pyverbs >
+full > base), the kernel command line the union of the bookings' module
+parameters (a parameter given two values is refused), the budget the sum
+of theirs.
+
+Then each booking's OUTDIR gets what a boot of its own would have left:
+a.log and b.log, its slice of each console (from the end of the previous
+run to the end of its own; the first also holds the boot, the last the
+power-off) ending in "SROCE-RESULT rc=R" when the run finished, and
+link.pcap, the frames from its barrier (VM A's last SYN to port
+19700 + NN) to the next one.  run-pair.sh with SROCE_GROUP_PHASE=replay
+judges those.  A run that never ended (a hung guest, a panic) has no
+result line, and fails there, as do the ones after it.
+
+A kernel report before /init ran (seen under TCG: an early IRQ's KASAN
+report) boots the pair once more, as run-pair.sh does.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import pair  # noqa: E402
+
+BARRIER_PORT = 19700
+ROOTFS_ORDER = ["base", "full", "pyverbs"]
+
+
+class GroupError(Exception):
+    pass
+
+
+def read_meta(path):
+    meta = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "=" in line:
+                k, v = line.split("=", 1)
+                meta[k] = v
+    return meta
+
+
+def bookings(gdir):
+    """The bookings of GDIR in order: (name, dir, meta)."""
+    out = []
+    for name in sorted(os.listdir(gdir)):
+        d = os.path.join(gdir, name)
+        if re.fullmatch(r"[0-9]{2}", name) and os.path.isdir(d):
+            out.append((name, d, read_meta(os.path.join(d, "meta"))))
+    return out
+
+
+def merge_params(books, key):
+    """The union of the bookings' PARAM=VALUE lists under KEY."""
+    seen = {}
+    for name, _, meta in books:
+        for kv in meta.get(key, "").split():
+            k, _, v = kv.partition("=")
+            if seen.get(k, v) != v:
+                raise GroupError(f"booking {name}: {k}={v}, but another booking has {k}={seen[k]}")
+            seen[k] = v
+    return " ".join(f"{k}={v}" for k, v in seen.items())
+
+
+def plan(books):
+    """The one boot the bookings share: kernel, mods, rootfs, budget, params."""
+    if not books:
+        raise GroupError("no bookings")
+    first = books[0][2]
+    for name, _, meta in books:
+        for k in ("kernel", "mods"):
+            if meta.get(k) != first.get(k):
+                raise GroupError(f"booking {name} has {k}={meta.get(k)}, the first {first.get(k)}")
+        if meta.get("rootfs") not in ROOTFS_ORDER:
+            raise GroupError(f"booking {name}: unknown image {meta.get('rootfs')}")
+    rootfs = max((m["rootfs"] for _, _, m in books), key=ROOTFS_ORDER.index)
+    budget = sum(int(m["timeout"]) for _, _, m in books)
+    return {
+        "kernel": first["kernel"], "mods": first["mods"], "rootfs": rootfs,
+        # The guest's own timeout is the budget less 30 s (pair.py); the
+        # boot and the barriers get 120 s more.
+        "timeout": budget + 120,
+        "append_a": merge_params(books, "append_a"),
+        "append_b": merge_params(books, "append_b"),
+    }
+
+
+def cpio_of(root, dest):
+    """DEST: a gzipped newc cpio of the tree ROOT."""
+    names = subprocess.run(["find", ".", "-print0"], cwd=root, check=True,
+                           stdout=subprocess.PIPE).stdout
+    with open(dest, "wb") as f:
+        cp = subprocess.Popen(["cpio", "--null", "-o", "-H", "newc", "--quiet"], cwd=root,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        gz = subprocess.Popen(["gzip", "-1"], stdin=cp.stdout, stdout=f)
+        cp.stdout.close()
+        cp.communicate(names)
+        if gz.wait() != 0 or cp.returncode != 0:
+            raise GroupError(f"cannot pack {root}")
+
+
+def side_tree(books, side, work):
+    """The /sroce tree of one VM of the group."""
+    root = os.path.join(work, side)
+    sroce = os.path.join(root, "sroce")
+    os.makedirs(os.path.join(sroce, "suites"))
+    with open(os.path.join(sroce, "role"), "w") as f:
+        f.write(side + "\n")
+    shutil.copy(os.path.join(HERE, "guest-lib.sh"), sroce)
+    shutil.copy(os.path.join(HERE, "group-guest.sh"), os.path.join(sroce, "run.sh"))
+    os.chmod(os.path.join(sroce, "run.sh"), 0o755)
+    for name, d, meta in books:
+        s = os.path.join(sroce, "suites", name)
+        src = os.path.join(d, side)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(s, "tree"), symlinks=True)
+        else:
+            os.makedirs(s)
+            open(os.path.join(s, "skip"), "w").close()
+        with open(os.path.join(s, "budget"), "w") as f:
+            f.write(f"{max(int(meta['timeout']) - 30, 30)}\n")
+    return root
+
+
+def early_report(log):
+    """A kernel report on LOG before /init started (or with no /init at all)."""
+    pat = subprocess.run([os.path.join(HERE, "check-console.sh"), "--pattern"], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    rx = re.compile(pat)
+    with open(log, "rb") as f:
+        for raw in f:
+            line = raw.decode("utf-8", "replace")
+            if "sroce-init: userspace started" in line:
+                return False
+            if rx.search(line):
+                return True
+    return False
+
+
+END_RX = re.compile(r"SROCE-SUITE-END ([0-9]{2}) rc=([0-9]+)")
+TIME_RX = re.compile(r"SROCE-SUITE-(BEGIN|END) ([0-9]{2})(?: rc=[0-9]+)? t=([0-9.]+)")
+
+
+def durations(log):
+    """{name: seconds} each run took on one VM, from its markers' uptimes."""
+    begin, out = {}, {}
+    with open(log, "rb") as f:
+        for raw in f:
+            m = TIME_RX.search(raw.decode("utf-8", "replace"))
+            if not m:
+                continue
+            if m.group(1) == "BEGIN":
+                begin[m.group(2)] = float(m.group(3))
+            elif m.group(2) in begin:
+                out[m.group(2)] = float(m.group(3)) - begin[m.group(2)]
+    return out
+
+
+def split_console(log, names):
+    """{name: (lines, rc or None)}: each booking's slice of the console LOG,
+    from after the previous booking's end marker to its own."""
+    with open(log, "rb") as f:
+        lines = [raw.decode("utf-8", "replace").rstrip("\r\n") for raw in f]
+    ends = {}
+    for i, line in enumerate(lines):
+        m = END_RX.search(line)
+        if m and m.group(1) in names and m.group(1) not in ends:
+            ends[m.group(1)] = (i, int(m.group(2)))
+    out = {}
+    start = 0
+    for k, name in enumerate(names):
+        if name in ends:
+            i, rc = ends[name]
+            stop = i + 1 if k < len(names) - 1 else len(lines)
+            out[name] = (lines[start:stop], rc)
+            start = stop
+        else:
+            # Never ended: the rest of the console is its (and nobody's after).
+            out[name] = (lines[start:], None)
+            start = len(lines)
+    return out
+
+
+def barrier_frames(pcap, names):
+    """{name: the frame number of VM A's last SYN to its barrier port}."""
+    ports = {BARRIER_PORT + int(n): n for n in names}
+    flt = ("ip.src == 10.0.0.1 && tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.dstport in {"
+           + ",".join(str(p) for p in ports) + "}")
+    r = subprocess.run(["tshark", "-r", pcap, "-n", "-Y", flt, "-T", "fields", "-e", "frame.number",
+                        "-e", "tcp.dstport"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True)
+    found = {}
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) == 2 and int(f[1]) in ports:
+            found[ports[int(f[1])]] = int(f[0])	# the last one wins
+    return found
+
+
+def split_pcap(pcap, names, dests):
+    """Each booking's frames, from its barrier to the next, into DESTS[name]."""
+    starts = barrier_frames(pcap, names)
+    for k, name in enumerate(names):
+        if name not in starts:
+            continue
+        first = starts[name]
+        nxt = [starts[n] for n in names[k + 1:] if n in starts]
+        flt = f"frame.number >= {first}" + (f" && frame.number < {nxt[0]}" if nxt else "")
+        subprocess.run(["tshark", "-r", pcap, "-n", "-Y", flt, "-F", "pcap", "-w", dests[name]],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def split(gdir, books):
+    names = [n for n, _, _ in books]
+    slices = {}
+    for side in ("a", "b"):
+        log = os.path.join(gdir, f"{side}.log")
+        slices[side] = split_console(log, names) if os.path.exists(log) else {}
+    dests = {}
+    for name, _, meta in books:
+        out = meta["out"]
+        os.makedirs(out, exist_ok=True)
+        for side in ("a", "b"):
+            if side == "b" and meta.get("single") == "1":
+                continue
+            lines, rc = slices[side].get(name, ([], None))
+            with open(os.path.join(out, f"{side}.log"), "w") as f:
+                for line in lines:
+                    f.write(line + "\n")
+                if rc is not None:
+                    f.write(f"SROCE-RESULT rc={rc}\n")
+        dests[name] = os.path.join(out, "link.pcap")
+        if os.path.exists(dests[name]):
+            os.unlink(dests[name])
+    pcap = os.path.join(gdir, "link.pcap")
+    if os.path.exists(pcap):
+        split_pcap(pcap, names, dests)
+    # How long each run took (the longer of the two VMs'): DIR/times.txt.
+    took = {}
+    for side in ("a", "b"):
+        log = os.path.join(gdir, f"{side}.log")
+        if os.path.exists(log):
+            for n, t in durations(log).items():
+                took[n] = max(took.get(n, 0.0), t)
+    with open(os.path.join(gdir, "times.txt"), "w") as f:
+        for name, _, meta in books:
+            f.write(f"{name} {took.get(name, 0.0):.0f} {meta['out']}\n")
+    ended = sum(1 for n in names if slices["a"].get(n, (None, None))[1] is not None)
+    print(f"group: {len(names)} runs booked, {ended} ended on VM A", file=sys.stderr)
+
+
+def boot(gdir, books):
+    p = plan(books)
+    base = subprocess.run([os.path.join(HERE, "mkinitramfs.sh"), p["rootfs"]], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
+    work = tempfile.mkdtemp()
+    try:
+        initrds = {}
+        for side in ("A", "B"):
+            root = side_tree(books, side, work)
+            cpio_of(root, os.path.join(work, f"{side}.cpio.gz"))
+            initrds[side] = os.path.join(work, f"initrd-{side}.cpio.gz")
+            with open(initrds[side], "wb") as out:
+                for part in (base, p["mods"], os.path.join(work, f"{side}.cpio.gz")):
+                    with open(part, "rb") as f:
+                        shutil.copyfileobj(f, out)
+        logs = {s: os.path.join(gdir, f"{s}.log") for s in ("a", "b")}
+        print(f"group: {len(books)} runs, one boot of {p['kernel']} ({p['rootfs']} image), "
+              f"budget {p['timeout']} s", file=sys.stderr)
+        for attempt in (1, 2):
+            rc = pair.boot(p["kernel"], initrds["A"], logs["a"], initrds["B"], logs["b"],
+                           os.path.join(gdir, "link.pcap"), p["timeout"], p["append_a"],
+                           p["append_b"])
+            if attempt == 1 and any(early_report(logs[s]) for s in logs):
+                print("group: kernel report during boot, before /init; booting the pair again",
+                      file=sys.stderr)
+                for s in logs:
+                    shutil.copy(logs[s], os.path.join(gdir, f"{s}.boot1.log"))
+                continue
+            break
+        return rc
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--split", action="store_true", help="only split an earlier boot's logs")
+    args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    gdir = os.path.abspath(args.dir)
+    try:
+        books = bookings(gdir)
+        rc = 0 if args.split else boot(gdir, books)
+        split(gdir, books)
+    except (GroupError, subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
+        print(f"group: {e}", file=sys.stderr)
+        return 2
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Unit tests of tools/testvm/group.py, the shared-boot harness, with
+planted faults: a run that never ended, a kernel report in one run's
+slice, conflicting module parameters, bookings for two kernels, and a
+capture split at the barriers (a pcap written here, read by tshark).
+
+    python3 tools/testvm/group_test.py      (prints "group-check: P passed, F failed")
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import group  # noqa: E402
+
+
+def write_booking(gdir, name, **meta):
+    d = os.path.join(gdir, name)
+    os.makedirs(os.path.join(d, "A"))
+    base = {"out": os.path.join(gdir, "out-" + name), "kernel": "/k/bzImage", "mods": "/k/mods",
+            "rootfs": "full", "timeout": "100", "single": "0"}
+    base.update(meta)
+    with open(os.path.join(d, "meta"), "w") as f:
+        for k, v in base.items():
+            f.write(f"{k}={v}\n")
+    return d
+
+
+def console(*parts):
+    return "\n".join(parts) + "\n"
+
+
+class Split(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def log(self, text):
+        p = os.path.join(self.tmp, "a.log")
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_each_run_gets_its_slice_and_rc(self):
+        p = self.log(console("Linux version 6.1", "sroce-init: userspace started",
+                             "SROCE-SUITE-BEGIN 00", "x0", "SROCE-SUITE-END 00 rc=0",
+                             "SROCE-SUITE-BEGIN 01", "x1", "SROCE-SUITE-END 01 rc=3",
+                             "SROCE-RESULT rc=0", "reboot: Power down"))
+        s = group.split_console(p, ["00", "01"])
+        self.assertEqual(s["00"][1], 0)
+        self.assertEqual(s["01"][1], 3)
+        self.assertIn("Linux version 6.1", s["00"][0])	# the boot goes with the first
+        self.assertNotIn("x1", s["00"][0])
+        self.assertIn("x1", s["01"][0])
+        self.assertIn("reboot: Power down", s["01"][0])	# the power-off with the last
+        self.assertNotIn("x0", s["01"][0])
+
+    def test_a_run_that_never_ended_fails_with_all_after_it(self):
+        p = self.log(console("SROCE-SUITE-BEGIN 00", "SROCE-SUITE-END 00 rc=0",
+                             "SROCE-SUITE-BEGIN 01", "Kernel panic - not syncing"))
+        s = group.split_console(p, ["00", "01", "02"])
+        self.assertEqual(s["00"][1], 0)
+        self.assertIsNone(s["01"][1])
+        self.assertIn("Kernel panic - not syncing", s["01"][0])
+        self.assertEqual(s["02"], ([], None))
+
+    def test_a_report_fails_only_its_own_run(self):
+        gdir = os.path.join(self.tmp, "g")
+        os.makedirs(gdir)
+        for n in ("00", "01", "02"):
+            write_booking(gdir, n)
+        with open(os.path.join(gdir, "a.log"), "w") as f:
+            f.write(console("SROCE-SUITE-BEGIN 00", "SROCE-SUITE-END 00 rc=0",
+                            "SROCE-SUITE-BEGIN 01", "BUG: KASAN: slab-out-of-bounds in f+0x1/0x2",
+                            "SROCE-SUITE-END 01 rc=0",
+                            "SROCE-SUITE-BEGIN 02", "SROCE-SUITE-END 02 rc=0"))
+        with open(os.path.join(gdir, "b.log"), "w") as f:
+            f.write(console("SROCE-SUITE-END 00 rc=0", "SROCE-SUITE-END 01 rc=0",
+                            "SROCE-SUITE-END 02 rc=1"))
+        books = group.bookings(gdir)
+        group.split(gdir, books)
+        check = os.path.join(HERE, "check-console.sh")
+        verdicts = []
+        for n, _, meta in books:
+            a = os.path.join(meta["out"], "a.log")
+            ok = subprocess.run([check, a], stderr=subprocess.DEVNULL).returncode == 0
+            with open(a) as f:
+                self.assertTrue(f.read().endswith("SROCE-RESULT rc=0\n"))
+            verdicts.append(ok)
+        self.assertEqual(verdicts, [True, False, True])
+        with open(os.path.join(books[2][2]["out"], "b.log")) as f:
+            self.assertTrue(f.read().endswith("SROCE-RESULT rc=1\n"))
+
+    def test_durations_from_the_markers(self):
+        p = self.log(console("SROCE-SUITE-BEGIN 00 t=10.50", "SROCE-SUITE-END 00 rc=0 t=70.25",
+                             "SROCE-SUITE-BEGIN 01 t=71.00", "Kernel panic"))
+        self.assertEqual(group.durations(p), {"00": 59.75})
+        self.assertEqual(group.split_console(p, ["00", "01"])["00"][1], 0)
+
+    def test_a_single_vm_run_gets_no_b_log(self):
+        gdir = os.path.join(self.tmp, "g")
+        os.makedirs(gdir)
+        write_booking(gdir, "00", single="1")
+        with open(os.path.join(gdir, "a.log"), "w") as f:
+            f.write(console("SROCE-SUITE-END 00 rc=0"))
+        books = group.bookings(gdir)
+        group.split(gdir, books)
+        out = books[0][2]["out"]
+        self.assertTrue(os.path.exists(os.path.join(out, "a.log")))
+        self.assertFalse(os.path.exists(os.path.join(out, "b.log")))
+
+
+class Plan(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_one_boot_for_all(self):
+        write_booking(self.tmp, "00", rootfs="full", timeout="600", append_b="sroce.kverbs=1")
+        write_booking(self.tmp, "01", rootfs="pyverbs", timeout="900")
+        write_booking(self.tmp, "02", rootfs="base", timeout="100", append_b="sroce.kverbs=1")
+        p = group.plan(group.bookings(self.tmp))
+        self.assertEqual(p["rootfs"], "pyverbs")
+        self.assertEqual(p["timeout"], 600 + 900 + 100 + 120)
+        self.assertEqual(p["append_b"], "sroce.kverbs=1")
+        self.assertEqual(p["append_a"], "")
+
+    def test_a_parameter_given_two_values_is_refused(self):
+        write_booking(self.tmp, "00", append_b="sroce.ack_coalesce_max=1")
+        write_booking(self.tmp, "01", append_b="sroce.ack_coalesce_max=4")
+        with self.assertRaises(group.GroupError):
+            group.plan(group.bookings(self.tmp))
+
+    def test_two_kernels_are_refused(self):
+        write_booking(self.tmp, "00")
+        write_booking(self.tmp, "01", kernel="/other/bzImage")
+        with self.assertRaises(group.GroupError):
+            group.plan(group.bookings(self.tmp))
+
+    def test_two_module_sets_are_refused(self):
+        write_booking(self.tmp, "00")
+        write_booking(self.tmp, "01", mods="/other/mods")
+        with self.assertRaises(group.GroupError):
+            group.plan(group.bookings(self.tmp))
+
+    def test_no_booking_is_refused(self):
+        with self.assertRaises(group.GroupError):
+            group.plan([])
+
+    def test_the_guest_trees(self):
+        d = write_booking(self.tmp, "00", timeout="200")
+        with open(os.path.join(d, "A", "provider"), "w") as f:
+            f.write("sroce\n")
+        write_booking(self.tmp, "01", single="1")
+        shutil.rmtree(os.path.join(self.tmp, "01", "A"))
+        os.makedirs(os.path.join(self.tmp, "01", "A"))
+        books = group.bookings(self.tmp)
+        work = os.path.join(self.tmp, "work")
+        a = group.side_tree(books, "A", work)
+        b = group.side_tree(books, "B", work)
+        self.assertTrue(os.path.exists(os.path.join(a, "sroce/suites/00/tree/provider")))
+        self.assertTrue(os.path.exists(os.path.join(b, "sroce/suites/00/skip")))
+        self.assertTrue(os.path.exists(os.path.join(b, "sroce/suites/01/skip")))
+        with open(os.path.join(a, "sroce/suites/00/budget")) as f:
+            self.assertEqual(f.read().strip(), "170")
+        with open(os.path.join(b, "sroce/role")) as f:
+            self.assertEqual(f.read().strip(), "B")
+
+
+def frame(src, dst, dport, syn=True):
+    """An Ethernet/IPv4/TCP frame, SYN (or ACK) from src to dst:dport."""
+    tcp = struct.pack("!HHIIBBHHH", 40000, dport, 1, 0, 5 << 4, 0x02 if syn else 0x10, 1024, 0, 0)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 1, 0, 64, 6, 0,
+                     bytes(map(int, src.split("."))), bytes(map(int, dst.split("."))))
+    return b"\x52\x54\x00\x5e\x00\x0b\x52\x54\x00\x5e\x00\x0a\x08\x00" + ip + tcp
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)))
+            f.write(fr)
+
+
+def count(path):
+    r = subprocess.run(["tshark", "-r", path, "-n", "-T", "fields", "-e", "frame.number"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return len(r.stdout.split())
+
+
+@unittest.skipUnless(shutil.which("tshark"), "needs tshark (tools/deps.sh tshark)")
+class Pcap(unittest.TestCase):
+    def test_split_at_the_last_syn_of_each_barrier(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            frames = [frame("10.0.0.1", "10.0.0.2", 19700)]	# 1: run 00's barrier
+            frames += [frame("10.0.0.2", "10.0.0.1", 80, False)] * 3	# 2-4: run 00
+            frames += [frame("10.0.0.1", "10.0.0.2", 19701)] * 2	# 5-6: a refused try, then the one
+            frames += [frame("10.0.0.1", "10.0.0.2", 80, False)] * 4	# 7-10: run 01
+            frames += [frame("10.0.0.2", "10.0.0.1", 19702)]	# 11: B's SYN is no barrier
+            pcap = os.path.join(tmp, "link.pcap")
+            write_pcap(pcap, frames)
+            self.assertEqual(group.barrier_frames(pcap, ["00", "01", "02"]), {"00": 1, "01": 6})
+            dests = {n: os.path.join(tmp, n + ".pcap") for n in ("00", "01", "02")}
+            group.split_pcap(pcap, ["00", "01", "02"], dests)
+            self.assertEqual(count(dests["00"]), 5)	# 1-5
+            self.assertEqual(count(dests["01"]), 6)	# 6-11
+            self.assertFalse(os.path.exists(dests["02"]))
+        finally:
+            shutil.rmtree(tmp)
+
+
+class Result(unittest.TextTestResult):
+    pass
+
+
+if __name__ == "__main__":
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    res = unittest.TextTestRunner(verbosity=2, resultclass=Result).run(suite)
+    failed = len(res.failures) + len(res.errors)
+    passed = res.testsRun - failed - len(res.skipped)
+    print(f"group-check: {passed} passed, {failed + len(res.skipped)} failed")
+    sys.exit(0 if failed == 0 and not res.skipped else 1)

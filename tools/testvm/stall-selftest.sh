@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The stall detector must see a stall that is there and no stall that is
+# not: VM A asks the host to stop VM B's QEMU process for 1500 ms
+# (SIGSTOP, tools/testvm/pair.py's planted stall) while both run
+# tools/testvm/stallmon.c (tools/testvm/selftest/stall.sh).  B's
+# stallmon must report a stall of at least 1000 ms, A's none that long.
+# make compare judges its rounds with the same detector.
+#   tools/testvm/stall-selftest.sh [debug|deb6.1|deb6.12]
+# Prints "stall-selftest: P passed, F failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/pair-test-lib.sh"
+pair_setup stall-selftest "${1:-debug}"
+mkdir -p "$top/build/tools"
+gcc -O2 -Wall -Wextra -Werror -o "$top/build/tools/stallmon" "$here/stallmon.c" ||
+	{ echo "stall-selftest: 0 passed, 1 failed"; exit 1; }
+rc=0
+"$here/run-pair.sh" -A "$here/selftest/stall.sh" -B "$here/selftest/stall.sh" -o "$out" \
+	-k "$flavour" "${ko_args[@]}" -t 180 -f "$top/build/tools/stallmon" || rc=1
+pass=0 fail=0
+check() {	# check WHAT CONDITION...
+	local what=$1
+	shift
+	if "$@"; then echo "stall-selftest: ok: $what"; pass=$((pass + 1))
+	else echo "stall-selftest: FAIL: $what"; fail=$((fail + 1)); fi
+}
+longest() {	# the longest stall (ms) a console log reports, 0 if none
+	tr -d '\r' <"$1" 2>/dev/null | awk '$1 == "SROCE-STALL" && $2 > m { m = $2 } END { print m + 0 }'
+}
+a=$(longest "$out/a.log") b=$(longest "$out/b.log")
+check "VM B, stopped for 1500 ms, saw a stall of at least 1000 ms ($b ms)" test "$b" -ge 1000
+check "VM A, never stopped, saw none that long ($a ms)" test "$a" -lt 1000
+check "both monitors ran to the end" test "$(cat "$out/a.log" "$out/b.log" 2>/dev/null |
+	grep -ac '^SROCE-STALL-SUMMARY')" -eq 2
+pair_verdict stall-selftest $rc $pass $fail

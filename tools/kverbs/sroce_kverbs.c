@@ -1,22 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sroce_kverbs: a kernel consumer of the RDMA verbs that tests a provider.
+ * sroce_kverbs: the KUnit suite sroce_kverbs, which tests an RDMA provider
+ * (sroce, or stock rdma_rxe as the control) through the kernel verbs.
  *
  *	insmod sroce_kverbs.ko dev=NAME
  *
- * At load it runs RC loopback tests on device NAME: two QPs of the device
+ * The suite runs RC loopback tests on device NAME: two QPs of the device
  * connected to each other through a RoCEv2 GID of port 1 (the IPv4-mapped
  * one, and an IPv6 one that is not link-local if there is one), once for
- * each CQ poll context (DIRECT, SOFTIRQ, WORKQUEUE).  Each check prints one
- * line,
+ * each CQ poll context (DIRECT, SOFTIRQ, WORKQUEUE).  Such a run is the
+ * parameter, "<dev>_<poll>_<family>", of every case but the first three
+ * (device, gid_v4, gid_v6), and each case is one check: each check of each
+ * run is one KTAP test point.
  *
- *	KVERBS <dev> <check>_<poll>_<family> PASS
- *	KVERBS <dev> <check>_<poll>_<family> FAIL <detail>
+ *	    # Subtest: send_1
+ *	        ok 1 sroce0_direct_v4
+ *	        ...
+ *	        ok 6 sroce0_workqueue_v6
+ *	    ok 13 send_1
  *
- * (and SKIP or NOTE lines, which are neither), and the last line is
- * "KVERBS <dev> RESULT PASS" or "KVERBS <dev> RESULT FAIL".  The load
- * always succeeds (the log is the verdict) and frees everything before
- * init returns; unload has nothing to do.
+ * A case runs its check on every run before the next case starts, so the
+ * runs live side by side: a run's PD, buffers, CQs and QP pair A come with
+ * its setup cases (alloc_pd ... create_qp) and go at the suite's exit; the
+ * error pairs, the SRQ pair and the UD pair are made and destroyed by
+ * cases of their own.  Each run takes its checks in the order of the case
+ * list, the order a run has always taken them.
+ *
+ * A check fails with the first reason kv_fail() was given.  One that
+ * cannot run because an earlier one failed (a run whose setup stopped,
+ * pair A broken, a pair that is not up) fails as "not run": 6.1 prints a
+ * skipped parameter as "ok", so no parameter is ever skipped.  Checks
+ * that do not apply are no parameter at all: send_solicited on a DIRECT
+ * CQ (no completion handler), ud_qkey_privileged on stock rxe (which
+ * sends the WR's privileged Q_Key as it is: the case is skipped); gid_v6
+ * is skipped without a global IPv6 GID.
+ *
+ * The suite runs from module init, not by kunit_test_suites(): 6.1 runs a
+ * module's suites at MODULE_STATE_COMING, before the module's parameters
+ * are parsed, where it would not see dev=.  Everything is freed before
+ * init returns; unload removes the suite's debugfs results.
  *
  * Every work request carries a struct ib_cqe; DIRECT CQs are polled with
  * ib_process_cq_direct(), the others call back from softirq or a
@@ -25,8 +47,6 @@
  * atomics a DMA MR made the way ib_core makes the PD's own, with remote
  * atomic access added.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/completion.h>
@@ -40,6 +60,7 @@
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_cache.h>
+#include <kunit/test.h>
 
 static char *kv_dev_name = "sroce0";
 module_param_named(dev, kv_dev_name, charp, 0444);
@@ -82,6 +103,34 @@ enum kv_comp_id {
 	KV_NCOMP,
 };
 
+/* The address families of the runs: the GID they connect through. */
+enum kv_fam {
+	KV_V4,		/* the IPv4-mapped RoCEv2 GID */
+	KV_V6,		/* a global IPv6 RoCEv2 GID */
+	KV_NFAM,
+};
+
+enum {
+	KV_NPOLL = 3,			/* DIRECT, SOFTIRQ, WORKQUEUE */
+	KV_NRUN = KV_NFAM * KV_NPOLL,
+};
+
+/* How far a run's setup got: each case after it needs some of it. */
+enum kv_stage {
+	KV_STAGE_NONE,
+	KV_STAGE_PD,		/* alloc_pd passed */
+	KV_STAGE_BUFFERS,	/* buffers passed */
+	KV_STAGE_CQ,		/* alloc_cq passed */
+	KV_STAGE_QP,		/* create_qp passed: pair A exists */
+};
+
+/* The error pairs, each on a fresh pair of its own. */
+enum kv_err_kind {
+	KV_ERR_LKEY,	/* bad_lkey: a SEND whose SGE has an lkey of no MR */
+	KV_ERR_ATOMIC,	/* atomic_denied: an atomic through the global rkey (no atomic access) */
+	KV_NERR,
+};
+
 struct kv_comp {
 	struct ib_cqe cqe;
 	struct completion done;
@@ -100,33 +149,63 @@ struct kv_seg {
 	u32 len;
 };
 
+/* The device under test: found by the suite's init, released at its exit. */
 struct kv_dev {
 	struct ib_device *ibdev;
 	const char *name;
 	bool rxe;		/* stock rdma_rxe */
-	unsigned int pass;
-	unsigned int fail;
+	bool roce;		/* port 1 is RoCE */
+	const struct ib_gid_attr *gid[KV_NFAM];	/* NULL: no such GID */
+	struct kv_run *run[KV_NRUN];	/* by kv_params[] index; from alloc_pd */
+};
+
+/* An error pair (bad_lkey, atomic_denied): from its first case to _destroy. */
+struct kv_epair {
+	struct ib_qp *qp[2];
+	bool up;	/* connected, with a receive posted on QP 1 */
+	bool flushed;	/* every flush so far was seen: ib_drain_qp() cannot hang */
+};
+
+/* The SRQ pair, QP 1 taking its receives from srq: srq_create to srq_destroy. */
+struct kv_srq {
+	struct ib_srq *srq;
+	struct ib_qp *qp[2];
+	struct ib_srq_attr qa;	/* as the last query or modify left it */
+	u32 cap;		/* max_wr, as created */
+	int n;			/* receives srq_fill posted */
+	int sent;		/* SENDs that took an SRQ WQE */
+	bool up;		/* the pair is connected */
+	bool in_order;		/* srq_send_in_order passed */
 };
 
 /* One loopback run: one poll context, one GID. */
 struct kv_run {
 	struct kv_dev *d;
+	struct kunit *test;	/* the case running on the run */
 	enum ib_poll_context poll;
 	const struct ib_gid_attr *gid;
-	char sfx[24];		/* "_<poll>_<family>" */
+	char name[32];		/* "<dev>_<poll>_<family>" */
 	char why[192];		/* the first reason of a failing check */
+	enum kv_stage stage;
 	struct ib_pd *pd;
 	struct ib_mr *atomic_mr;
 	struct ib_cq *cq[2];
 	struct ib_qp *qp[2];	/* QP 0 mostly requests, QP 1 responds */
 	struct ib_qp_cap cap;	/* as ib_create_qp() returned it */
-	struct ib_ah *ud_ah;	/* kv_ud_run(): to the run's own GID */
+	struct ib_ah *ud_ah;	/* the UD cases: to the run's own GID */
 	struct kv_buf src[2];
 	struct kv_buf dst[2];
 	u8 *expect;		/* what a destination buffer must hold */
 	struct kv_comp comp[KV_NCOMP];
 	u8 seed;
-	bool broken;		/* pair A can no longer be trusted */
+	bool init_ok;		/* modify_init passed */
+	bool broken;		/* the pair in qp[] can no longer be trusted */
+	struct kv_epair ep[KV_NERR];
+	struct kv_srq sq;
+	/* ud_setup to ud_destroy: pair A stands aside, qp[] is the UD pair. */
+	struct ib_qp *pair_a[2];
+	bool broken_a;
+	bool ud_up;		/* ud_setup passed */
 	atomic_t qp_events;
 	enum ib_event_type last_event;
 	atomic_t repost_armed;	/* KV_FILL's handler reposts one receive */
@@ -136,6 +215,35 @@ struct kv_run {
 };
 
 typedef bool (*kv_test_fn)(struct kv_run *r, unsigned long arg);
+
+static struct kv_dev kv_device;
+
+/* A run: the parameter of every case past the device's. */
+struct kv_param {
+	enum ib_poll_context poll;
+	enum kv_fam fam;
+};
+
+/* In the order the runs always went: the IPv4 GID first. */
+static const struct kv_param kv_params[KV_NRUN] = {
+	{ IB_POLL_DIRECT, KV_V4 },
+	{ IB_POLL_SOFTIRQ, KV_V4 },
+	{ IB_POLL_WORKQUEUE, KV_V4 },
+	{ IB_POLL_DIRECT, KV_V6 },
+	{ IB_POLL_SOFTIRQ, KV_V6 },
+	{ IB_POLL_WORKQUEUE, KV_V6 },
+};
+
+static const char *const kv_fam_name[KV_NFAM] = { "v4", "v6" };
+
+/* The setup case that takes a run past each stage. */
+static const char *const kv_stage_case[] = {
+	[KV_STAGE_NONE] = "alloc_pd",
+	[KV_STAGE_PD] = "buffers",
+	[KV_STAGE_BUFFERS] = "alloc_cq",
+	[KV_STAGE_CQ] = "create_qp",
+	[KV_STAGE_QP] = "none",
+};
 
 static const char *kv_poll_name(enum ib_poll_context poll)
 {
@@ -151,19 +259,13 @@ static const char *kv_poll_name(enum ib_poll_context poll)
 	}
 }
 
-/* Reporting */
-
-static void kv_dev_report(struct kv_dev *d, const char *check, bool ok,
-			  const char *why)
+static void kv_run_name(char *buf, size_t size, const struct kv_param *p)
 {
-	if (ok) {
-		d->pass++;
-		pr_info("KVERBS %s %s PASS\n", d->name, check);
-	} else {
-		d->fail++;
-		pr_info("KVERBS %s %s FAIL %s\n", d->name, check, why);
-	}
+	snprintf(buf, size, "%s_%s_%s", kv_device.name, kv_poll_name(p->poll),
+		 kv_fam_name[p->fam]);
 }
+
+/* Reporting */
 
 /* Record why the check fails (the first reason given wins); false. */
 static __printf(2, 3) bool kv_fail(struct kv_run *r, const char *fmt, ...)
@@ -178,22 +280,31 @@ static __printf(2, 3) bool kv_fail(struct kv_run *r, const char *fmt, ...)
 	return false;
 }
 
-static void kv_report(struct kv_run *r, const char *check, bool ok)
+/* The verdict of the running check: @ok, or fails with the first reason. */
+static void kv_report(struct kv_run *r, bool ok)
 {
-	if (ok) {
-		r->d->pass++;
-		pr_info("KVERBS %s %s%s PASS\n", r->d->name, check, r->sfx);
-	} else {
-		r->d->fail++;
-		pr_info("KVERBS %s %s%s FAIL %s\n", r->d->name, check, r->sfx,
-			r->why[0] ? r->why : "(no detail)");
-	}
+	KUNIT_EXPECT_TRUE_MSG(r->test, ok, "%s", r->why[0] ? r->why : "(no detail)");
 	r->why[0] = '\0';
 }
 
-/* Run one traffic check on pair A, unless an earlier one broke it. */
-static void kv_check(struct kv_run *r, const char *check, kv_test_fn fn,
-		     unsigned long arg)
+/*
+ * The run of @test's parameter, its setup done at least up to @need;
+ * otherwise the case fails as not run, and ends.
+ */
+static struct kv_run *kv_run_at(struct kunit *test, enum kv_stage need)
+{
+	const struct kv_param *p = test->param_value;
+	struct kv_run *r = kv_device.run[p - kv_params];
+	enum kv_stage got = r ? r->stage : KV_STAGE_NONE;
+
+	KUNIT_ASSERT_TRUE_MSG(test, r && got >= need,
+			      "not run: the run's setup stopped at %s", kv_stage_case[got]);
+	r->test = test;
+	return r;
+}
+
+/* Run one check on the pair in r->qp, unless an earlier one broke it. */
+static void kv_run_check(struct kv_run *r, kv_test_fn fn, unsigned long arg)
 {
 	bool ok;
 
@@ -201,7 +312,13 @@ static void kv_check(struct kv_run *r, const char *check, kv_test_fn fn,
 		ok = kv_fail(r, "not run: an earlier failure left the QPs unusable");
 	else
 		ok = fn(r, arg);
-	kv_report(r, check, ok);
+	kv_report(r, ok);
+}
+
+/* A check on pair A. */
+static void kv_check(struct kunit *test, kv_test_fn fn, unsigned long arg)
+{
+	kv_run_check(kv_run_at(test, KV_STAGE_QP), fn, arg);
 }
 
 /* Completions */
@@ -732,8 +849,14 @@ static bool kv_t_read(struct kv_run *r, unsigned long arg)
 	return kv_verify(r, &r->dst[0], "local buffer");
 }
 
+/* The atomic checks, by the argument of kv_t_atomic(). */
+enum kv_atomic {
+	KV_ATOMIC_CMP_SWP,		/* atomic_cmp_swp */
+	KV_ATOMIC_CMP_SWP_MISS,		/* atomic_cmp_swp_miss */
+	KV_ATOMIC_FETCH_ADD,		/* atomic_fetch_add */
+};
+
 struct kv_atomic_case {
-	const char *name;
 	enum ib_wr_opcode op;
 	enum ib_wc_opcode wop;
 	u64 init;	/* the remote value before, and the one returned */
@@ -743,12 +866,12 @@ struct kv_atomic_case {
 };
 
 static const struct kv_atomic_case kv_atomics[] = {
-	{ "atomic_cmp_swp", IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
-	  KV_X, KV_X, KV_Y, KV_Y },
-	{ "atomic_cmp_swp_miss", IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
-	  KV_Y, 1, KV_X, KV_Y },
-	{ "atomic_fetch_add", IB_WR_ATOMIC_FETCH_AND_ADD, IB_WC_FETCH_ADD,
-	  KV_Y, KV_ADD, 0, KV_Y + KV_ADD },
+	[KV_ATOMIC_CMP_SWP] = { IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
+				KV_X, KV_X, KV_Y, KV_Y },
+	[KV_ATOMIC_CMP_SWP_MISS] = { IB_WR_ATOMIC_CMP_AND_SWP, IB_WC_COMP_SWAP,
+				     KV_Y, 1, KV_X, KV_Y },
+	[KV_ATOMIC_FETCH_ADD] = { IB_WR_ATOMIC_FETCH_AND_ADD, IB_WC_FETCH_ADD,
+				  KV_Y, KV_ADD, 0, KV_Y + KV_ADD },
 };
 
 /* Set the remote u64 (dst[1]) and canaries everywhere else. */
@@ -904,7 +1027,6 @@ out:
 	return ok;
 }
 
-/* A SEND with the solicited bit reaches a CQ with a completion handler. */
 /*
  * Posts with interrupts off under a spinlock, as ib_mad posts its MADs
  * (ib_send_mad(), ib_mad_post_receive_mads()): a receive on QP 1 and a
@@ -935,6 +1057,7 @@ static bool kv_t_irqs_off(struct kv_run *r, unsigned long arg)
 	return kv_verify(r, &r->dst[1], "receive buffer");
 }
 
+/* A SEND with the solicited bit reaches a CQ with a completion handler. */
 static bool kv_t_solicited(struct kv_run *r, unsigned long arg)
 {
 	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
@@ -1301,11 +1424,6 @@ static bool kv_destroy_qp(struct kv_run *r, struct ib_qp **qp, const char *what)
 
 /* Error pairs */
 
-enum kv_err_kind {
-	KV_ERR_LKEY,	/* a SEND whose SGE has an lkey of no MR */
-	KV_ERR_ATOMIC,	/* an atomic through the global rkey (no atomic access) */
-};
-
 /* Move the QP to Error by hand. */
 static bool kv_to_error(struct kv_run *r, struct ib_qp *qp)
 {
@@ -1334,43 +1452,86 @@ static bool kv_wait_error(struct kv_run *r, struct ib_qp *qp)
 }
 
 /*
- * On a fresh pair B: the error, the state after it, a flushed WR posted
- * after it, ib_drain_qp() on both QPs, the receive it flushes on QP 1,
- * then destroy.
+ * Each error pair, on a fresh pair B, is nine cases: the error itself
+ * (<pfx>, after the pair's setup, <pfx>_setup), the state after it
+ * (_qp_err), a flushed WR posted after it (_flush), the receive QP 1's
+ * move to Error flushes (_recv_flushed), receives posted on either QP in
+ * Error (_recv_in_error_qp0, _qp1) and a send on QP 1 (_flush_qp1), all
+ * flushed, ib_drain_qp() on both QPs (_drain), then destroy (_destroy).
  */
-static void kv_error_pair(struct kv_run *r, enum kv_err_kind kind)
+static const char *const kv_ep_name[KV_NERR] = {
+	[KV_ERR_LKEY] = "bad_lkey",
+	[KV_ERR_ATOMIC] = "atomic_denied",
+};
+
+/* The run of a case of error pair @kind after its setup: else not run. */
+static struct kv_run *kv_ep_at(struct kunit *test, enum kv_err_kind kind)
 {
-	const char *pfx = kind == KV_ERR_LKEY ? "bad_lkey" : "atomic_denied";
-	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+
+	KUNIT_ASSERT_TRUE_MSG(test, r->ep[kind].up, "not run: %s_setup failed",
+			      kv_ep_name[kind]);
+	return r;
+}
+
+/* A SEND of src[0] that completes in @c, to post on a QP in Error. */
+static void kv_ep_send_wr(struct kv_run *r, struct ib_send_wr *wr, struct ib_sge *sge,
+			  struct kv_comp *c)
+{
+	const struct kv_seg s = { 0, 100 };
+
+	kv_sges(r, sge, &r->src[0], &s, 1);
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_cqe = &c->cqe;
+	wr->opcode = IB_WR_SEND;
+	wr->send_flags = IB_SEND_SIGNALED;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+}
+
+/* Set the pair up, a receive posted on QP 1; a failure is <pfx>_setup's. */
+static bool kv_ep_setup(struct kv_run *r, struct kv_epair *ep)
+{
+	const struct kv_seg d = { 0, KV_BUF_SIZE };
+	int ret;
+
+	ep->qp[0] = kv_create_qp(r, 0);
+	ep->qp[1] = ep->qp[0] ? kv_create_qp(r, 1) : NULL;
+	if (!ep->qp[1] || !kv_modify_init(r, ep->qp[0]) || !kv_modify_init(r, ep->qp[1]) ||
+	    !kv_connect(r, ep->qp[0], ep->qp[1], 0x10, 0x20))
+		return false;
+	ret = kv_post_recv(r, ep->qp[1], &r->comp[KV_ERECV], &r->dst[1], &d, 1);
+	if (ret)
+		return kv_fail(r, "ib_post_recv: %d", ret);
+	return true;
+}
+
+/* The error: a bad lkey (IB_WC_LOC_PROT_ERR) or a denied atomic (IB_WC_REM_ACCESS_ERR). */
+static void kv_ep_error(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+	struct kv_epair *ep = &r->ep[kind];
+	const struct kv_seg s = { 0, 100 };
 	const struct kv_seg res = { KV_ATOM_RESULT, sizeof(u64) };
-	struct kv_comp *sc = kv_arm(r, KV_ESEND), *sc2 = kv_arm(r, KV_ESEND2);
-	struct kv_comp *rc = kv_arm(r, KV_ERECV);
+	struct kv_comp *sc = kv_arm(r, KV_ESEND);
 	const struct ib_send_wr *bad = NULL;
-	struct ib_qp *qp[2] = {};
 	struct ib_atomic_wr awr = {};
 	struct ib_send_wr wr = {};
 	enum ib_wc_status want;
-	bool ok, flushed = false;
 	struct ib_sge sge;
-	char name[48];
-	int ret, i;
+	bool ok;
+	int ret;
 
-	qp[0] = kv_create_qp(r, 0);
-	qp[1] = qp[0] ? kv_create_qp(r, 1) : NULL;
-	ok = qp[1] && kv_modify_init(r, qp[0]) && kv_modify_init(r, qp[1]) &&
-	     kv_connect(r, qp[0], qp[1], 0x10, 0x20);
-	if (ok) {
-		ret = kv_post_recv(r, qp[1], rc, &r->dst[1], &d, 1);
-		if (ret)
-			ok = kv_fail(r, "ib_post_recv: %d", ret);
-	}
-	snprintf(name, sizeof(name), "%s_setup", pfx);
-	if (!ok) {
-		kv_report(r, name, false);
-		goto out;
+	kv_arm(r, KV_ESEND2);
+	kv_arm(r, KV_ERECV);
+	ep->up = kv_ep_setup(r, ep);
+	if (!ep->up) {
+		KUNIT_FAIL(test, "%s_setup: %s", kv_ep_name[kind],
+			   r->why[0] ? r->why : "(no detail)");
+		r->why[0] = '\0';
+		return;
 	}
 
-	/* The error itself. */
 	if (kind == KV_ERR_LKEY) {
 		kv_prepare(r, &r->src[0], &r->dst[1]);
 		kv_sges(r, &sge, &r->src[0], &s, 1);
@@ -1382,7 +1543,7 @@ static void kv_error_pair(struct kv_run *r, enum kv_err_kind kind)
 		wr.send_flags = IB_SEND_SIGNALED;
 		wr.sg_list = &sge;
 		wr.num_sge = 1;
-		ret = ib_post_send(qp[0], &wr, &bad);
+		ret = ib_post_send(ep->qp[0], &wr, &bad);
 		want = IB_WC_LOC_PROT_ERR;
 	} else {
 		kv_atomic_prepare(r, KV_X);
@@ -1395,9 +1556,10 @@ static void kv_error_pair(struct kv_run *r, enum kv_err_kind kind)
 		awr.remote_addr = r->dst[1].dma + KV_ATOM_TARGET;
 		awr.rkey = r->pd->unsafe_global_rkey;
 		awr.compare_add = KV_ADD;
-		ret = ib_post_send(qp[0], &awr.wr, &bad);
+		ret = ib_post_send(ep->qp[0], &awr.wr, &bad);
 		want = IB_WC_REM_ACCESS_ERR;
 	}
+	ok = true;
 	if (ret) {
 		ok = kv_fail(r, "ib_post_send: %d", ret);
 	} else if (!kv_wait(r, sc)) {
@@ -1405,101 +1567,145 @@ static void kv_error_pair(struct kv_run *r, enum kv_err_kind kind)
 	} else if (kind == KV_ERR_LKEY && r->d->rxe &&
 		   sc->wc.status == IB_WC_LOC_QP_OP_ERR) {
 		/* Stock rxe reports a failed lkey lookup as a QP operation error. */
-		pr_info("KVERBS %s NOTE %s%s completed with %s, accepted from stock rdma_rxe (IBA: %s)\n",
-			r->d->name, pfx, r->sfx, ib_wc_status_msg(sc->wc.status),
-			ib_wc_status_msg(want));
-		ok = true;
+		kunit_info(test, "%s: completed with %s, accepted from stock rdma_rxe (IBA: %s)",
+			   r->name, ib_wc_status_msg(sc->wc.status), ib_wc_status_msg(want));
 	} else if (sc->wc.status != want) {
 		ok = kv_fail(r, "status %s (%d), expected %s",
 			     ib_wc_status_msg(sc->wc.status), sc->wc.status,
 			     ib_wc_status_msg(want));
-	} else if (sc->wc.qp != qp[0]) {
+	} else if (sc->wc.qp != ep->qp[0]) {
 		ok = kv_fail(r, "wc.qp is not the QP posted to");
 	}
 	if (ok && kind == KV_ERR_ATOMIC)
 		ok = kv_check_u64(r, &r->dst[1], KV_ATOM_TARGET, KV_X,
 				  "remote value after the denied atomic");
-	kv_report(r, pfx, ok);
+	kv_report(r, ok);
+}
 
-	/* The requester is in Error now. */
-	snprintf(name, sizeof(name), "%s_qp_err", pfx);
-	kv_report(r, name, kv_wait_error(r, qp[0]));
+/* The requester is in Error now. */
+static void kv_ep_qp_err(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
 
-	/* A WR posted in Error completes, flushed. */
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_cqe = &sc2->cqe;
-	wr.opcode = IB_WR_SEND;
-	wr.send_flags = IB_SEND_SIGNALED;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	ret = ib_post_send(qp[0], &wr, &bad);
+	kv_report(r, kv_wait_error(r, r->ep[kind].qp[0]));
+}
+
+/* A WR posted in Error completes, flushed. */
+static void kv_ep_flush(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
+	struct kv_epair *ep = &r->ep[kind];
+	struct kv_comp *sc2 = &r->comp[KV_ESEND2];
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr wr;
+	struct ib_sge sge;
+	bool ok;
+	int ret;
+
+	kv_ep_send_wr(r, &wr, &sge, sc2);
+	ret = ib_post_send(ep->qp[0], &wr, &bad);
 	if (ret) {
 		ok = kv_fail(r, "ib_post_send in Error: %d", ret);
 	} else {
 		ok = kv_wc(r, sc2, "WR posted in Error", IB_WC_WR_FLUSH_ERR, 0,
-			   qp[0]);
-		flushed = atomic_read(&sc2->count) > 0;
+			   ep->qp[0]);
+		ep->flushed = atomic_read(&sc2->count) > 0;
 	}
-	snprintf(name, sizeof(name), "%s_flush", pfx);
-	kv_report(r, name, ok);
+	kv_report(r, ok);
+}
 
-	/*
-	 * ib_drain_qp() waits without a timeout (and polls a DIRECT CQ
-	 * forever), so every flush it relies on is first seen here, with one:
-	 * QP 1 moved to Error flushes the receive posted on it; a receive
-	 * posted on either QP in Error, and a send posted on QP 1, are flushed.
-	 */
-	ok = flushed && kv_to_error(r, qp[1]) &&
-	     kv_wc(r, rc, "receive posted before the error", IB_WC_WR_FLUSH_ERR, 0, qp[1]);
-	if (!flushed)
+/*
+ * ib_drain_qp() waits without a timeout (and polls a DIRECT CQ forever),
+ * so every flush it relies on is first seen by a case of its own, with
+ * one: QP 1 moved to Error flushes the receive posted on it; a receive
+ * posted on either QP in Error, and a send posted on QP 1, are flushed.
+ */
+static void kv_ep_recv_flushed(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
+	struct kv_epair *ep = &r->ep[kind];
+	bool ok;
+
+	ok = ep->flushed && kv_to_error(r, ep->qp[1]) &&
+	     kv_wc(r, &r->comp[KV_ERECV], "receive posted before the error",
+		   IB_WC_WR_FLUSH_ERR, 0, ep->qp[1]);
+	if (!ep->flushed)
 		ok = kv_fail(r, "not run: no flush completion seen");
-	snprintf(name, sizeof(name), "%s_recv_flushed", pfx);
-	kv_report(r, name, ok);
-	flushed = ok;
+	kv_report(r, ok);
+	ep->flushed = ok;
+}
 
-	for (i = 0; i < 2 && flushed; i++) {
-		struct kv_comp *c = kv_arm(r, KV_ERECV);
+static void kv_ep_recv_in_error(struct kunit *test, enum kv_err_kind kind, int i)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
+	struct kv_epair *ep = &r->ep[kind];
+	const struct kv_seg d = { 0, KV_BUF_SIZE };
+	struct kv_comp *c;
+	bool ok;
+	int ret;
 
-		ret = kv_post_recv(r, qp[i], c, &r->dst[i], &d, 1);
-		ok = ret ? kv_fail(r, "ib_post_recv on QP %d in Error: %d", i, ret) :
-			   kv_wc(r, c, "receive posted in Error", IB_WC_WR_FLUSH_ERR, 0, qp[i]);
-		snprintf(name, sizeof(name), "%s_recv_in_error_qp%d", pfx, i);
-		kv_report(r, name, ok);
-		flushed = ok;
-	}
-	if (flushed) {
-		sc2 = kv_arm(r, KV_ESEND2);
-		wr.wr_cqe = &sc2->cqe;
-		ret = ib_post_send(qp[1], &wr, &bad);
-		ok = ret ? kv_fail(r, "ib_post_send on QP 1 in Error: %d", ret) :
-			   kv_wc(r, sc2, "WR posted on QP 1 in Error", IB_WC_WR_FLUSH_ERR, 0,
-				 qp[1]);
-		snprintf(name, sizeof(name), "%s_flush_qp1", pfx);
-		kv_report(r, name, ok);
-		flushed = ok;
-	}
+	KUNIT_ASSERT_TRUE_MSG(test, ep->flushed, "not run: a flush before it was not seen");
+	c = kv_arm(r, KV_ERECV);
+	ret = kv_post_recv(r, ep->qp[i], c, &r->dst[i], &d, 1);
+	ok = ret ? kv_fail(r, "ib_post_recv on QP %d in Error: %d", i, ret) :
+		   kv_wc(r, c, "receive posted in Error", IB_WC_WR_FLUSH_ERR, 0, ep->qp[i]);
+	kv_report(r, ok);
+	ep->flushed = ok;
+}
 
-	if (flushed) {
-		ib_drain_qp(qp[0]);
-		ib_drain_qp(qp[1]);
+static void kv_ep_flush_qp1(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
+	struct kv_epair *ep = &r->ep[kind];
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr wr;
+	struct kv_comp *sc2;
+	struct ib_sge sge;
+	bool ok;
+	int ret;
+
+	KUNIT_ASSERT_TRUE_MSG(test, ep->flushed, "not run: a flush before it was not seen");
+	sc2 = kv_arm(r, KV_ESEND2);
+	kv_ep_send_wr(r, &wr, &sge, sc2);
+	ret = ib_post_send(ep->qp[1], &wr, &bad);
+	ok = ret ? kv_fail(r, "ib_post_send on QP 1 in Error: %d", ret) :
+		   kv_wc(r, sc2, "WR posted on QP 1 in Error", IB_WC_WR_FLUSH_ERR, 0, ep->qp[1]);
+	kv_report(r, ok);
+	ep->flushed = ok;
+}
+
+static void kv_ep_drain(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_ep_at(test, kind);
+	struct kv_epair *ep = &r->ep[kind];
+	bool ok;
+
+	if (ep->flushed) {
+		ib_drain_qp(ep->qp[0]);
+		ib_drain_qp(ep->qp[1]);
 		ok = true;
 	} else {
 		ok = kv_fail(r, "not run: a flush it waits for was not seen, it could hang");
 	}
-	snprintf(name, sizeof(name), "%s_drain", pfx);
-	kv_report(r, name, ok);
+	kv_report(r, ok);
+}
 
-out:
-	ok = kv_destroy_qp(r, &qp[0], "error pair QP 0");
-	ok = kv_destroy_qp(r, &qp[1], "error pair QP 1") && ok;
-	snprintf(name, sizeof(name), "%s_destroy", pfx);
-	kv_report(r, name, ok);
+/* After the error pair's setup, whether it passed or not. */
+static void kv_ep_destroy(struct kunit *test, enum kv_err_kind kind)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+	struct kv_epair *ep = &r->ep[kind];
+	bool ok;
+
+	ok = kv_destroy_qp(r, &ep->qp[0], "error pair QP 0");
+	ok = kv_destroy_qp(r, &ep->qp[1], "error pair QP 1") && ok;
+	kv_report(r, ok);
 }
 
 /* Pair A: destroy both QPs with receives still posted. */
-static void kv_destroy_with_recvs(struct kv_run *r)
+static void kv_case_destroy_with_recvs(struct kunit *test)
 {
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
 	const struct kv_seg d = { 0, 512 };
 	struct kv_comp *c = kv_arm(r, KV_LEFT);
 	bool ok = true;
@@ -1518,7 +1724,7 @@ static void kv_destroy_with_recvs(struct kv_run *r)
 	if (ok && atomic_read(&c->count))
 		ok = kv_fail(r, "%d completion(s) of receives of destroyed QPs",
 			     atomic_read(&c->count));
-	kv_report(r, "destroy_with_recvs", ok);
+	kv_report(r, ok);
 }
 
 /* SRQ */
@@ -1600,113 +1806,196 @@ static bool kv_srq_send(struct kv_run *r, struct ib_qp *qp0, struct ib_qp *qp1,
  * are taken in order.  With the limit armed at n - 1 (n posted), the
  * event fires after the second SEND's WQE, not the first, and disarms.
  * The SRQ resized with WQEs still posted keeps them, in order.  Destroying
- * the QPs and the SRQ with WQEs left completes none of them.
+ * the QPs and the SRQ with WQEs left completes none of them.  Ten cases,
+ * srq_create to srq_destroy.
  */
-static void kv_srq_run(struct kv_run *r)
+static const struct kv_seg kv_srq_d3[3] = { { 0, 1000 }, { 1500, 3000 }, { 9000, 8 } };
+
+/* The run of a case after srq_create; @up: after srq_qp_connect too. */
+static struct kv_run *kv_srq_at(struct kunit *test, bool up)
 {
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+
+	KUNIT_ASSERT_TRUE_MSG(test, r->sq.srq, "not run: srq_create failed");
+	KUNIT_ASSERT_TRUE_MSG(test, r->sq.up || !up, "not run: srq_qp_connect failed");
+	return r;
+}
+
+/* The run of a case that needs at least 4 receives posted by srq_fill. */
+static struct kv_run *kv_srq_filled(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, true);
+
+	KUNIT_ASSERT_GE_MSG(test, r->sq.n, 4, "not run: srq_fill took fewer than 4 receives");
+	return r;
+}
+
+static void kv_case_srq_create(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
 	struct ib_srq_init_attr sia = {
 		.event_handler = kv_srq_event,
 		.srq_context = r,
 		.attr = { .max_wr = 8, .max_sge = 2 },
 		.srq_type = IB_SRQT_BASIC,
 	};
-	const struct kv_seg d3[3] = { { 0, 1000 }, { 1500, 3000 }, { 9000, 8 } };
-	struct kv_comp *rc = kv_arm(r, KV_ERECV);
-	const struct ib_recv_wr *rbad;
-	struct ib_qp *qp[2] = {};
-	struct ib_srq_attr qa = {};
 	struct ib_srq *srq;
-	struct kv_seg d[2];
-	int ret, n = 0, i, sent = 0, ev;
-	bool ok, up;
-	u32 cap;
 
+	kv_arm(r, KV_ERECV);
 	atomic_set(&r->srq_limit_events, 0);
 	srq = ib_create_srq(r->pd, &sia);
 	if (IS_ERR(srq)) {
 		kv_fail(r, "ib_create_srq: %ld", PTR_ERR(srq));
-		kv_report(r, "srq_create", false);
+		kv_report(r, false);
 		return;
 	}
-	cap = sia.attr.max_wr;
-	ok = cap >= 8 || kv_fail(r, "max_wr %u, asked for 8", cap);
-	kv_report(r, "srq_create", ok);
+	r->sq.srq = srq;
+	r->sq.cap = sia.attr.max_wr;
+	kv_report(r, r->sq.cap >= 8 || kv_fail(r, "max_wr %u, asked for 8", r->sq.cap));
+}
 
-	qp[0] = kv_create_qp(r, 0);
-	qp[1] = qp[0] ? kv_create_qp_on(r, 1, srq) : NULL;
-	up = qp[1] && kv_modify_init(r, qp[0]) && kv_modify_init(r, qp[1]) &&
-	     kv_connect(r, qp[0], qp[1], 0x30, 0x40);
-	kv_report(r, "srq_qp_connect", up);
-	if (!up)
-		goto out;
+static void kv_case_srq_qp_connect(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, false);
+	struct kv_srq *sq = &r->sq;
 
-	ret = kv_post_recv(r, qp[1], rc, &r->dst[1], d3, 1);
-	kv_report(r, "srq_qp_post_recv_refused",
-		  ret == -EINVAL || kv_fail(r, "ib_post_recv on a QP with an SRQ: %d", ret));
-	ret = kv_post_srq_recv(r, srq, rc, d3, 3, &rbad);
-	kv_report(r, "srq_too_many_sge", (ret == -EINVAL && rbad) ||
+	sq->qp[0] = kv_create_qp(r, 0);
+	sq->qp[1] = sq->qp[0] ? kv_create_qp_on(r, 1, sq->srq) : NULL;
+	sq->up = sq->qp[1] && kv_modify_init(r, sq->qp[0]) && kv_modify_init(r, sq->qp[1]) &&
+		 kv_connect(r, sq->qp[0], sq->qp[1], 0x30, 0x40);
+	kv_report(r, sq->up);
+}
+
+static void kv_case_srq_qp_post_recv_refused(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, true);
+	int ret;
+
+	ret = kv_post_recv(r, r->sq.qp[1], &r->comp[KV_ERECV], &r->dst[1], kv_srq_d3, 1);
+	kv_report(r, ret == -EINVAL || kv_fail(r, "ib_post_recv on a QP with an SRQ: %d", ret));
+}
+
+static void kv_case_srq_too_many_sge(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, true);
+	const struct ib_recv_wr *rbad;
+	int ret;
+
+	ret = kv_post_srq_recv(r, r->sq.srq, &r->comp[KV_ERECV], kv_srq_d3, 3, &rbad);
+	kv_report(r, (ret == -EINVAL && rbad) ||
 		  kv_fail(r, "3 SGEs, max 2: %d, bad_wr %s", ret, rbad ? "set" : "not set"));
+}
+
+static void kv_case_srq_fill(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, true);
+	struct kv_srq *sq = &r->sq;
+	const struct ib_recv_wr *rbad;
+	struct kv_seg d[2];
+	int ret, n = 0;
+	bool ok;
 
 	for (;;) {
 		kv_srq_segs(d, n);
-		ret = kv_post_srq_recv(r, srq, rc, d, 2, &rbad);
+		ret = kv_post_srq_recv(r, sq->srq, &r->comp[KV_ERECV], d, 2, &rbad);
 		if (ret || n == 4096)
 			break;
 		n++;
 	}
+	sq->n = n;
 	ok = (ret == -ENOMEM && rbad) ||
 	     kv_fail(r, "post %d: %d, expected -ENOMEM with bad_wr set", n + 1, ret);
-	ok = ok && (n >= cap || kv_fail(r, "only %d receives taken, capacity %u", n, cap));
-	kv_report(r, "srq_fill", ok);
-	if (n < 4)
-		goto out;
+	ok = ok && (n >= sq->cap || kv_fail(r, "only %d receives taken, capacity %u", n, sq->cap));
+	kv_report(r, ok);
+}
 
-	qa.srq_limit = n - 1;
-	ret = ib_modify_srq(srq, &qa, IB_SRQ_LIMIT);
-	kv_report(r, "srq_arm_limit",
-		  !ret || kv_fail(r, "ib_modify_srq(limit %d): %d", n - 1, ret));
+static void kv_case_srq_arm_limit(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_filled(test);
+	struct kv_srq *sq = &r->sq;
+	int ret;
 
-	/* The limit event comes with the WQE taken, before its completion. */
-	ok = true;
-	for (i = 0; i < 3 && ok; i++, sent++) {
-		ok = kv_srq_send(r, qp[0], qp[1], rc, i);
+	sq->qa.srq_limit = sq->n - 1;
+	ret = ib_modify_srq(sq->srq, &sq->qa, IB_SRQ_LIMIT);
+	kv_report(r, !ret || kv_fail(r, "ib_modify_srq(limit %d): %d", sq->n - 1, ret));
+}
+
+/* The limit event comes with the WQE taken, before its completion. */
+static void kv_case_srq_send_in_order(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_filled(test);
+	struct kv_srq *sq = &r->sq;
+	bool ok = true;
+	int i, ev;
+
+	for (i = 0; i < 3 && ok; i++, sq->sent++) {
+		ok = kv_srq_send(r, sq->qp[0], sq->qp[1], &r->comp[KV_ERECV], i);
 		ev = atomic_read(&r->srq_limit_events);
 		if (ok && ev != (i == 0 ? 0 : 1))
 			ok = kv_fail(r, "%d limit events after SEND %d, expected %d", ev, i + 1,
 				     i == 0 ? 0 : 1);
 	}
-	kv_report(r, "srq_send_in_order", ok);
-	ret = ib_query_srq(srq, &qa);
+	sq->in_order = ok;
+	kv_report(r, ok);
+}
+
+static void kv_case_srq_limit(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_filled(test);
+	struct kv_srq *sq = &r->sq;
+	bool ok;
+	int ret;
+
+	ret = ib_query_srq(sq->srq, &sq->qa);
+	ok = sq->in_order || kv_fail(r, "not run: srq_send_in_order failed");
 	ok = ok && (!ret || kv_fail(r, "ib_query_srq: %d", ret));
-	ok = ok && (qa.srq_limit == 0 ||
-		    kv_fail(r, "limit %u after the event, not 0", qa.srq_limit));
-	kv_report(r, "srq_limit", ok);
+	ok = ok && (sq->qa.srq_limit == 0 ||
+		    kv_fail(r, "limit %u after the event, not 0", sq->qa.srq_limit));
+	kv_report(r, ok);
+}
 
-	/* Resize with n - 3 WQEs posted: they stay, in order. */
-	qa.max_wr = 2 * cap;
-	ret = ib_modify_srq(srq, &qa, IB_SRQ_MAX_WR);
-	ok = !ret || kv_fail(r, "ib_modify_srq(max_wr %u): %d", 2 * cap, ret);
+/* Resize with n - 3 WQEs posted: they stay, in order. */
+static void kv_case_srq_resize(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_filled(test);
+	struct kv_srq *sq = &r->sq;
+	bool ok;
+	int ret;
+
+	sq->qa.max_wr = 2 * sq->cap;
+	ret = ib_modify_srq(sq->srq, &sq->qa, IB_SRQ_MAX_WR);
+	ok = !ret || kv_fail(r, "ib_modify_srq(max_wr %u): %d", 2 * sq->cap, ret);
 	if (ok) {
-		ret = ib_query_srq(srq, &qa);
-		ok = (!ret && qa.max_wr >= 2 * cap) ||
-		     kv_fail(r, "after resize: query %d, max_wr %u", ret, qa.max_wr);
+		ret = ib_query_srq(sq->srq, &sq->qa);
+		ok = (!ret && sq->qa.max_wr >= 2 * sq->cap) ||
+		     kv_fail(r, "after resize: query %d, max_wr %u", ret, sq->qa.max_wr);
 	}
 	if (ok) {
-		ok = kv_srq_send(r, qp[0], qp[1], rc, 3);
-		sent++;
+		ok = kv_srq_send(r, sq->qp[0], sq->qp[1], &r->comp[KV_ERECV], 3);
+		sq->sent++;
 	}
-	kv_report(r, "srq_resize", ok);
+	kv_report(r, ok);
+}
 
-out:
-	ok = kv_destroy_qp(r, &qp[0], "SRQ pair QP 0");
-	ok = kv_destroy_qp(r, &qp[1], "SRQ pair QP 1") && ok;
-	ret = ib_destroy_srq_user(srq, NULL);
+/* After srq_create, whether the pair came up or not. */
+static void kv_case_srq_destroy(struct kunit *test)
+{
+	struct kv_run *r = kv_srq_at(test, false);
+	struct kv_srq *sq = &r->sq;
+	struct kv_comp *rc = &r->comp[KV_ERECV];
+	bool ok;
+	int ret;
+
+	ok = kv_destroy_qp(r, &sq->qp[0], "SRQ pair QP 0");
+	ok = kv_destroy_qp(r, &sq->qp[1], "SRQ pair QP 1") && ok;
+	ret = ib_destroy_srq_user(sq->srq, NULL);
+	sq->srq = NULL;
 	ok = (!ret || kv_fail(r, "ib_destroy_srq: %d", ret)) && ok;
 	kv_settle(r);
-	if (ok && up && atomic_read(&rc->count) != sent)
+	if (ok && sq->up && atomic_read(&rc->count) != sq->sent)
 		ok = kv_fail(r, "%d receive completions, expected the %d SENDs'",
-			     atomic_read(&rc->count), sent);
-	kv_report(r, "srq_destroy", ok);
+			     atomic_read(&rc->count), sq->sent);
+	kv_report(r, ok);
 }
 
 /* UD */
@@ -1714,7 +2003,6 @@ out:
 #define KV_QKEY 0x1234
 #define KV_ARG_PRIV	BIT(30)	/* the WR's Q_Key has the high bit set */
 
-/* An address handle to the run's own GID; @flags for rdma_create_ah(). */
 /* An AH to @dgid (NULL: the run's own GID); a multicast one gets its group's MAC. */
 static struct ib_ah *kv_create_ah_to(struct kv_run *r, const union ib_gid *dgid, u32 flags)
 {
@@ -2064,40 +2352,48 @@ static bool kv_t_ah_atomic(struct kv_run *r, unsigned long arg)
  * UD QPs on the run's CQs, an AH to the run's own GID: datagrams with and
  * without immediate data, the Q_Key rules, the MTU limit, AHs made in
  * atomic context, then ib_drain_qp() on both QPs (stock rxe:
- * ib_drain_rq()), a receive posted.
- * Pair A's QPs stand aside meanwhile (r->qp is the UD pair).
+ * ib_drain_rq()), a receive posted.  From ud_setup to ud_destroy pair A's
+ * QPs stand aside (r->qp is the UD pair).
  */
-static void kv_ud_run(struct kv_run *r)
+static void kv_case_ud_setup(struct kunit *test)
 {
-	struct ib_qp *pair_a[2] = { r->qp[0], r->qp[1] };
-	const struct kv_seg d = { 0, 256 };
-	bool broken = r->broken, ok;
-	struct kv_comp *rc;
-	int i, ret;
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
 
+	r->pair_a[0] = r->qp[0];
+	r->pair_a[1] = r->qp[1];
+	r->broken_a = r->broken;
 	r->broken = false;
 	r->qp[0] = kv_create_ud_qp(r, 0);
 	r->qp[1] = r->qp[0] ? kv_create_ud_qp(r, 1) : NULL;
 	r->ud_ah = r->qp[1] ? kv_create_ah(r, RDMA_CREATE_AH_SLEEPABLE) : NULL;
-	ok = r->ud_ah && kv_ud_up(r, r->qp[0]) && kv_ud_up(r, r->qp[1]);
-	kv_report(r, "ud_setup", ok);
-	if (!ok)
-		goto out;
-	kv_check(r, "ud_send_1", kv_t_ud_send, 1);
-	kv_check(r, "ud_send_imm_1000", kv_t_ud_send, 1000 | KV_ARG_IMM);
-	kv_check(r, "ud_send_mtu", kv_t_ud_send, 1024);
-	if (r->d->rxe)
-		pr_info("KVERBS %s ud_qkey_privileged%s SKIP stock rxe sends the WR's privileged Q_Key as it is\n",
-			r->d->name, r->sfx);
-	else
-		kv_check(r, "ud_qkey_privileged", kv_t_ud_send, 100 | KV_ARG_PRIV);
-	kv_check(r, "ud_bad_qkey", kv_t_ud_bad_qkey, 0);
-	kv_check(r, "ud_too_long", kv_t_ud_too_long, 0);
-	kv_check(r, "ah_atomic", kv_t_ah_atomic, 0);
-	kv_check(r, "ud_mcast", kv_t_ud_mcast, 0);
+	r->ud_up = r->ud_ah && kv_ud_up(r, r->qp[0]) && kv_ud_up(r, r->qp[1]);
+	kv_report(r, r->ud_up);
+}
 
-	/* Drain: the posted receive is flushed, the send queue's marker too. */
-	rc = kv_arm(r, KV_ERECV);
+/* The run of a UD case after ud_setup: else not run. */
+static struct kv_run *kv_ud_at(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+
+	KUNIT_ASSERT_TRUE_MSG(test, r->ud_up, "not run: ud_setup failed");
+	return r;
+}
+
+/* A check on the UD pair. */
+static void kv_ud_check(struct kunit *test, kv_test_fn fn, unsigned long arg)
+{
+	kv_run_check(kv_ud_at(test), fn, arg);
+}
+
+/* Drain: the posted receive is flushed, the send queue's marker too. */
+static void kv_case_ud_drain(struct kunit *test)
+{
+	struct kv_run *r = kv_ud_at(test);
+	const struct kv_seg d = { 0, 256 };
+	struct kv_comp *rc = kv_arm(r, KV_ERECV);
+	bool ok;
+	int i, ret;
+
 	ret = kv_post_recv(r, r->qp[1], rc, &r->dst[1], &d, 1);
 	ok = !ret || kv_fail(r, "ib_post_recv: %d", ret);
 	if (ok) {
@@ -2114,94 +2410,93 @@ static void kv_ud_run(struct kv_run *r)
 		ok = kv_wc(r, rc, "receive flushed by ib_drain_qp", IB_WC_WR_FLUSH_ERR, 0,
 			   r->qp[1]);
 	}
-	kv_report(r, "ud_drain", ok);
-out:
+	kv_report(r, ok);
+}
+
+/* After ud_setup, whether it passed or not; pair A comes back. */
+static void kv_case_ud_destroy(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+	bool ok;
+	int n;
+
 	ok = kv_destroy_qp(r, &r->qp[0], "UD QP 0");
 	ok = kv_destroy_qp(r, &r->qp[1], "UD QP 1") && ok;
 	if (r->ud_ah) {
 		rdma_destroy_ah(r->ud_ah, RDMA_DESTROY_AH_SLEEPABLE);
 		r->ud_ah = NULL;
 	}
-	kv_report(r, "ud_destroy", ok);
-	r->qp[0] = pair_a[0];
-	r->qp[1] = pair_a[1];
-	r->broken = broken;
+	kv_report(r, ok);
+	r->qp[0] = r->pair_a[0];
+	r->qp[1] = r->pair_a[1];
+	r->pair_a[0] = NULL;
+	r->pair_a[1] = NULL;
+	r->broken = r->broken_a;
+	n = atomic_read(&r->qp_events);
+	if (n)
+		kunit_info(test, "%s: %d QP event(s), the last %s", r->name, n,
+			   ib_event_msg(READ_ONCE(r->last_event)));
 }
 
-static const u32 kv_send_sizes[] = { 1, 1000, 1025, 4097, 65539 };
+/* Setup cases: a failure stops the run, but for atomic_mr (the atomics fail). */
 
-static void kv_traffic(struct kv_run *r)
+static void kv_case_alloc_pd(struct kunit *test)
 {
-	char name[48];
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(kv_send_sizes); i++) {
-		snprintf(name, sizeof(name), "send_%u", kv_send_sizes[i]);
-		kv_check(r, name, kv_t_send, kv_send_sizes[i]);
-	}
-	for (i = 0; i < ARRAY_SIZE(kv_send_sizes); i++) {
-		snprintf(name, sizeof(name), "send_imm_%u", kv_send_sizes[i]);
-		kv_check(r, name, kv_t_send, kv_send_sizes[i] | KV_ARG_IMM);
-	}
-	kv_check(r, "send_sge3", kv_t_send_sge3, 0);
-	kv_check(r, "send_inline", kv_t_send_inline, 0);
-	kv_check(r, "write_0", kv_t_write, 0);
-	kv_check(r, "write_1", kv_t_write, 1);
-	kv_check(r, "write_65539", kv_t_write, 65539);
-	kv_check(r, "write_imm_4097", kv_t_write_imm, 4097);
-	kv_check(r, "read_1", kv_t_read, 1);
-	kv_check(r, "read_65539", kv_t_read, 65539);
-	for (i = 0; i < ARRAY_SIZE(kv_atomics); i++)
-		kv_check(r, kv_atomics[i].name, kv_t_atomic, i);
-	kv_check(r, "fence_read_send", kv_t_fence, 0);
-	kv_check(r, "unsignaled_burst", kv_t_burst, 0);
-	if (r->poll != IB_POLL_DIRECT)
-		kv_check(r, "send_solicited", kv_t_solicited, 0);
-	kv_check(r, "bad_opcode", kv_t_bad_opcode, 0);
-	kv_check(r, "too_many_sge", kv_t_too_many_sge, 0);
-	kv_check(r, "ring_full", kv_t_ring_full, 0);
-	kv_check(r, "post_irqs_off", kv_t_irqs_off, 0);
-}
-
-static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,
-		       const struct ib_gid_attr *gid, const char *fam)
-{
+	const struct kv_param *p = test->param_value;
 	struct kv_run *r;
-	bool ok;
 	int i;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r) {
-		kv_dev_report(d, "run_alloc", false, "no memory");
-		return;
-	}
-	r->d = d;
-	r->poll = poll;
-	r->gid = gid;
+	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "run_alloc: no memory");
+	kv_device.run[p - kv_params] = r;
+	r->test = test;
+	r->d = &kv_device;
+	r->poll = p->poll;
+	r->gid = kv_device.gid[p->fam];
+	kv_run_name(r->name, sizeof(r->name), p);
 	atomic_set(&r->qp_events, 0);
-	snprintf(r->sfx, sizeof(r->sfx), "_%s_%s", kv_poll_name(poll), fam);
 	for (i = 0; i < KV_NCOMP; i++) {
 		r->comp[i].cqe.done = i == KV_FILL ? kv_done_fill : kv_done;
 		init_completion(&r->comp[i].done);
 		atomic_set(&r->comp[i].count, 0);
 	}
 
-	r->pd = ib_alloc_pd(d->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	r->pd = ib_alloc_pd(r->d->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(r->pd)) {
 		kv_fail(r, "ib_alloc_pd: %ld", PTR_ERR(r->pd));
 		r->pd = NULL;
 	}
-	kv_report(r, "alloc_pd", r->pd);
-	if (!r->pd)
-		goto out;
+	kv_report(r, r->pd);
+	if (r->pd)
+		r->stage = KV_STAGE_PD;
+}
+
+static void kv_case_atomic_mr(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_PD);
+
 	r->atomic_mr = kv_atomic_mr(r);
-	kv_report(r, "atomic_mr", r->atomic_mr);
-	ok = kv_buffers(r);
-	kv_report(r, "buffers", ok);
-	if (!ok)
-		goto out;
+	kv_report(r, r->atomic_mr);
+}
+
+static void kv_case_buffers(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_PD);
+	bool ok = kv_buffers(r);
+
+	kv_report(r, ok);
+	if (ok)
+		r->stage = KV_STAGE_BUFFERS;
+}
+
+static void kv_case_alloc_cq(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_BUFFERS);
+	bool ok;
+	int i;
+
 	for (i = 0; i < 2; i++) {
-		r->cq[i] = ib_alloc_cq(d->ibdev, r, KV_CQE, 0, poll);
+		r->cq[i] = ib_alloc_cq(r->d->ibdev, r, KV_CQE, 0, r->poll);
 		if (IS_ERR(r->cq[i])) {
 			kv_fail(r, "ib_alloc_cq: %ld", PTR_ERR(r->cq[i]));
 			r->cq[i] = NULL;
@@ -2209,51 +2504,75 @@ static void kv_run_one(struct kv_dev *d, enum ib_poll_context poll,
 		}
 	}
 	ok = r->cq[0] && r->cq[1];
-	kv_report(r, "alloc_cq", ok);
-	if (!ok)
-		goto out;
+	kv_report(r, ok);
+	if (ok)
+		r->stage = KV_STAGE_CQ;
+}
+
+static void kv_case_create_qp(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_CQ);
+	bool ok;
+
 	r->qp[0] = kv_create_qp(r, 0);
 	r->qp[1] = r->qp[0] ? kv_create_qp(r, 1) : NULL;
 	ok = r->qp[1];
 	if (ok && r->cap.max_inline_data == 0)
-		pr_info("KVERBS %s NOTE create_qp%s: max_inline_data 0\n",
-			d->name, r->sfx);
-	kv_report(r, "create_qp", ok);
-	if (!ok)
-		goto out;
+		kunit_info(test, "%s: max_inline_data 0", r->name);
+	kv_report(r, ok);
+	if (ok)
+		r->stage = KV_STAGE_QP;
+}
 
-	kv_check(r, "post_reset", kv_t_post_refused, IB_QPS_RESET);
-	ok = kv_modify_init(r, r->qp[0]) && kv_modify_init(r, r->qp[1]);
-	kv_report(r, "modify_init", ok);
-	kv_check(r, "post_init", kv_t_post_refused, IB_QPS_INIT);
+static void kv_case_modify_init(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+
+	r->init_ok = kv_modify_init(r, r->qp[0]) && kv_modify_init(r, r->qp[1]);
+	kv_report(r, r->init_ok);
+}
+
+/* Pair A to RTS; it is broken if it does not get there. */
+static void kv_case_modify_rts(struct kunit *test)
+{
+	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
+	bool ok;
+
+	ok = r->init_ok || kv_fail(r, "not run: modify_init failed");
 	ok = ok && kv_connect(r, r->qp[0], r->qp[1], 0xffffc0, 0x000123);
-	kv_report(r, "modify_rts", ok);
+	kv_report(r, ok);
 	if (!ok)
 		r->broken = true;
-	kv_traffic(r);
-	kv_error_pair(r, KV_ERR_LKEY);
-	kv_error_pair(r, KV_ERR_ATOMIC);
-	kv_destroy_with_recvs(r);
-	kv_srq_run(r);
-	kv_ud_run(r);
-	i = atomic_read(&r->qp_events);
-	if (i)
-		pr_info("KVERBS %s NOTE run%s: %d QP event(s), the last %s\n",
-			d->name, r->sfx, i, ib_event_msg(READ_ONCE(r->last_event)));
+}
 
-out:
-	kv_destroy_qp(r, &r->qp[0], "QP 0");
-	kv_destroy_qp(r, &r->qp[1], "QP 1");
+/* Whatever a run still holds, at the suite's exit. */
+static void kv_run_free(struct kv_run *r)
+{
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		kv_destroy_qp(r, &r->qp[i], "QP");
+		kv_destroy_qp(r, &r->pair_a[i], "pair A QP");
+		kv_destroy_qp(r, &r->sq.qp[i], "SRQ pair QP");
+		for (k = 0; k < KV_NERR; k++)
+			kv_destroy_qp(r, &r->ep[k].qp[i], "error pair QP");
+	}
+	if (r->sq.srq)
+		ib_destroy_srq_user(r->sq.srq, NULL);
+	if (r->ud_ah)
+		rdma_destroy_ah(r->ud_ah, RDMA_DESTROY_AH_SLEEPABLE);
 	for (i = 0; i < 2; i++)
 		if (r->cq[i])
 			ib_free_cq(r->cq[i]);
 	if (r->atomic_mr)
-		d->ibdev->ops.dereg_mr(r->atomic_mr, NULL);
+		r->d->ibdev->ops.dereg_mr(r->atomic_mr, NULL);
 	if (r->pd)
 		ib_dealloc_pd(r->pd);
 	kv_free_buffers(r);
 	kfree(r);
 }
+
+/* The device */
 
 /* The IPv4-mapped RoCEv2 GID of port 1, and a global IPv6 one. */
 static void kv_find_gids(struct kv_dev *d, const struct ib_gid_attr **gid)
@@ -2278,58 +2597,299 @@ static void kv_find_gids(struct kv_dev *d, const struct ib_gid_attr **gid)
 	}
 }
 
+static void kv_case_device(struct kunit *test)
+{
+	struct kv_dev *d = &kv_device;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, d->ibdev, "no RDMA device by that name: %s", d->name);
+	kunit_info(test, "%s, driver %s", d->name,
+		   d->ibdev->ops.owner ? module_name(d->ibdev->ops.owner) : "built in");
+	KUNIT_EXPECT_TRUE_MSG(test, d->roce, "port_roce: port 1 is not RoCE");
+}
+
+/* The GID of family @f that its runs connect through. */
+static void kv_gid(struct kunit *test, enum kv_fam f)
+{
+	const struct ib_gid_attr *gid = kv_device.gid[f];
+
+	KUNIT_ASSERT_TRUE_MSG(test, kv_device.ibdev && kv_device.roce,
+			      "not run: no RoCE device %s", kv_device.name);
+	if (!gid && f == KV_V6)
+		kunit_skip(test, "no global IPv6 RoCEv2 GID on port 1");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, gid, "no IPv4-mapped RoCEv2 GID on port 1");
+	kunit_info(test, "%s: GID index %u, %pI6c", kv_fam_name[f], gid->index, gid->gid.raw);
+}
+
+/* The parameters */
+
+/* The next run after @prev (NULL: the first) of a family with a GID. */
+static const void *kv_gen_next(const void *prev, char *desc, bool handler)
+{
+	const struct kv_param *p = prev ? (const struct kv_param *)prev + 1 : kv_params;
+
+	for (; p < kv_params + ARRAY_SIZE(kv_params); p++) {
+		if (!kv_device.gid[p->fam] || (handler && p->poll == IB_POLL_DIRECT))
+			continue;
+		kv_run_name(desc, KUNIT_PARAM_DESC_SIZE, p);
+		return p;
+	}
+	return NULL;
+}
+
+/* Every run. */
+static const void *kv_gen_runs(const void *prev, char *desc)
+{
+	return kv_gen_next(prev, desc, false);
+}
+
+/* The runs whose CQs call a completion handler: not DIRECT. */
+static const void *kv_gen_runs_handler(const void *prev, char *desc)
+{
+	return kv_gen_next(prev, desc, true);
+}
+
+/*
+ * Every run on sroce, none on stock rxe, which sends a WR's privileged
+ * Q_Key as it is: KUnit then reports the case skipped.
+ */
+static const void *kv_gen_runs_sroce(const void *prev, char *desc)
+{
+	if (!kv_device.rxe)
+		return kv_gen_next(prev, desc, false);
+	pr_info("    # ud_qkey_privileged: not on stock rxe, which sends a WR's privileged Q_Key as it is\n");
+	return NULL;
+}
+
+/* The cases */
+
+/*
+ * Case @check runs kv_case_<check>(): here @fn(test, ...).  The case's name
+ * is no function's, which keeps the names of the checks (atomic_fetch_add)
+ * clear of the kernel's.
+ */
+#define KV_CASE(check, fn, ...)				\
+static void kv_case_##check(struct kunit *test)		\
+{							\
+	fn(test, __VA_ARGS__);				\
+}
+
+KV_CASE(gid_v4, kv_gid, KV_V4)
+KV_CASE(gid_v6, kv_gid, KV_V6)
+KV_CASE(post_reset, kv_check, kv_t_post_refused, IB_QPS_RESET)
+KV_CASE(post_init, kv_check, kv_t_post_refused, IB_QPS_INIT)
+KV_CASE(send_1, kv_check, kv_t_send, 1)
+KV_CASE(send_1000, kv_check, kv_t_send, 1000)
+KV_CASE(send_1025, kv_check, kv_t_send, 1025)
+KV_CASE(send_4097, kv_check, kv_t_send, 4097)
+KV_CASE(send_65539, kv_check, kv_t_send, 65539)
+KV_CASE(send_imm_1, kv_check, kv_t_send, 1 | KV_ARG_IMM)
+KV_CASE(send_imm_1000, kv_check, kv_t_send, 1000 | KV_ARG_IMM)
+KV_CASE(send_imm_1025, kv_check, kv_t_send, 1025 | KV_ARG_IMM)
+KV_CASE(send_imm_4097, kv_check, kv_t_send, 4097 | KV_ARG_IMM)
+KV_CASE(send_imm_65539, kv_check, kv_t_send, 65539 | KV_ARG_IMM)
+KV_CASE(send_sge3, kv_check, kv_t_send_sge3, 0)
+KV_CASE(send_inline, kv_check, kv_t_send_inline, 0)
+KV_CASE(write_0, kv_check, kv_t_write, 0)
+KV_CASE(write_1, kv_check, kv_t_write, 1)
+KV_CASE(write_65539, kv_check, kv_t_write, 65539)
+KV_CASE(write_imm_4097, kv_check, kv_t_write_imm, 4097)
+KV_CASE(read_1, kv_check, kv_t_read, 1)
+KV_CASE(read_65539, kv_check, kv_t_read, 65539)
+KV_CASE(atomic_cmp_swp, kv_check, kv_t_atomic, KV_ATOMIC_CMP_SWP)
+KV_CASE(atomic_cmp_swp_miss, kv_check, kv_t_atomic, KV_ATOMIC_CMP_SWP_MISS)
+KV_CASE(atomic_fetch_add, kv_check, kv_t_atomic, KV_ATOMIC_FETCH_ADD)
+KV_CASE(fence_read_send, kv_check, kv_t_fence, 0)
+KV_CASE(unsignaled_burst, kv_check, kv_t_burst, 0)
+KV_CASE(send_solicited, kv_check, kv_t_solicited, 0)
+KV_CASE(bad_opcode, kv_check, kv_t_bad_opcode, 0)
+KV_CASE(too_many_sge, kv_check, kv_t_too_many_sge, 0)
+KV_CASE(ring_full, kv_check, kv_t_ring_full, 0)
+KV_CASE(post_irqs_off, kv_check, kv_t_irqs_off, 0)
+KV_CASE(bad_lkey, kv_ep_error, KV_ERR_LKEY)
+KV_CASE(bad_lkey_qp_err, kv_ep_qp_err, KV_ERR_LKEY)
+KV_CASE(bad_lkey_flush, kv_ep_flush, KV_ERR_LKEY)
+KV_CASE(bad_lkey_recv_flushed, kv_ep_recv_flushed, KV_ERR_LKEY)
+KV_CASE(bad_lkey_recv_in_error_qp0, kv_ep_recv_in_error, KV_ERR_LKEY, 0)
+KV_CASE(bad_lkey_recv_in_error_qp1, kv_ep_recv_in_error, KV_ERR_LKEY, 1)
+KV_CASE(bad_lkey_flush_qp1, kv_ep_flush_qp1, KV_ERR_LKEY)
+KV_CASE(bad_lkey_drain, kv_ep_drain, KV_ERR_LKEY)
+KV_CASE(bad_lkey_destroy, kv_ep_destroy, KV_ERR_LKEY)
+KV_CASE(atomic_denied, kv_ep_error, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_qp_err, kv_ep_qp_err, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_flush, kv_ep_flush, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_recv_flushed, kv_ep_recv_flushed, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_recv_in_error_qp0, kv_ep_recv_in_error, KV_ERR_ATOMIC, 0)
+KV_CASE(atomic_denied_recv_in_error_qp1, kv_ep_recv_in_error, KV_ERR_ATOMIC, 1)
+KV_CASE(atomic_denied_flush_qp1, kv_ep_flush_qp1, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_drain, kv_ep_drain, KV_ERR_ATOMIC)
+KV_CASE(atomic_denied_destroy, kv_ep_destroy, KV_ERR_ATOMIC)
+KV_CASE(ud_send_1, kv_ud_check, kv_t_ud_send, 1)
+KV_CASE(ud_send_imm_1000, kv_ud_check, kv_t_ud_send, 1000 | KV_ARG_IMM)
+KV_CASE(ud_send_mtu, kv_ud_check, kv_t_ud_send, 1024)
+KV_CASE(ud_qkey_privileged, kv_ud_check, kv_t_ud_send, 100 | KV_ARG_PRIV)
+KV_CASE(ud_bad_qkey, kv_ud_check, kv_t_ud_bad_qkey, 0)
+KV_CASE(ud_too_long, kv_ud_check, kv_t_ud_too_long, 0)
+KV_CASE(ah_atomic, kv_ud_check, kv_t_ah_atomic, 0)
+KV_CASE(ud_mcast, kv_ud_check, kv_t_ud_mcast, 0)
+
+/* Case @check of the device. */
+#define KV_DEV(check) { .run_case = kv_case_##check, .name = #check }
+
+/* Case @check over the runs @gen gives: KUNIT_CASE_PARAM() but for its name. */
+#define KV_RUNS_OF(check, gen)						\
+	{ .run_case = kv_case_##check, .name = #check, .generate_params = gen }
+
+/* Case @check over every run. */
+#define KV_RUNS(check) KV_RUNS_OF(check, kv_gen_runs)
+
+/* Each run takes the checks in this order. */
+static struct kunit_case kv_cases[] = {
+	KV_DEV(device),
+	KV_DEV(gid_v4),
+	KV_DEV(gid_v6),
+	/* Setup, then pair A (QP 0 to QP 1) */
+	KV_RUNS(alloc_pd),
+	KV_RUNS(atomic_mr),
+	KV_RUNS(buffers),
+	KV_RUNS(alloc_cq),
+	KV_RUNS(create_qp),
+	KV_RUNS(post_reset),
+	KV_RUNS(modify_init),
+	KV_RUNS(post_init),
+	KV_RUNS(modify_rts),
+	KV_RUNS(send_1),
+	KV_RUNS(send_1000),
+	KV_RUNS(send_1025),
+	KV_RUNS(send_4097),
+	KV_RUNS(send_65539),
+	KV_RUNS(send_imm_1),
+	KV_RUNS(send_imm_1000),
+	KV_RUNS(send_imm_1025),
+	KV_RUNS(send_imm_4097),
+	KV_RUNS(send_imm_65539),
+	KV_RUNS(send_sge3),
+	KV_RUNS(send_inline),
+	KV_RUNS(write_0),
+	KV_RUNS(write_1),
+	KV_RUNS(write_65539),
+	KV_RUNS(write_imm_4097),
+	KV_RUNS(read_1),
+	KV_RUNS(read_65539),
+	KV_RUNS(atomic_cmp_swp),
+	KV_RUNS(atomic_cmp_swp_miss),
+	KV_RUNS(atomic_fetch_add),
+	KV_RUNS(fence_read_send),
+	KV_RUNS(unsignaled_burst),
+	KV_RUNS_OF(send_solicited, kv_gen_runs_handler),
+	KV_RUNS(bad_opcode),
+	KV_RUNS(too_many_sge),
+	KV_RUNS(ring_full),
+	KV_RUNS(post_irqs_off),
+	/* Error pairs (pair B) */
+	KV_RUNS(bad_lkey),
+	KV_RUNS(bad_lkey_qp_err),
+	KV_RUNS(bad_lkey_flush),
+	KV_RUNS(bad_lkey_recv_flushed),
+	KV_RUNS(bad_lkey_recv_in_error_qp0),
+	KV_RUNS(bad_lkey_recv_in_error_qp1),
+	KV_RUNS(bad_lkey_flush_qp1),
+	KV_RUNS(bad_lkey_drain),
+	KV_RUNS(bad_lkey_destroy),
+	KV_RUNS(atomic_denied),
+	KV_RUNS(atomic_denied_qp_err),
+	KV_RUNS(atomic_denied_flush),
+	KV_RUNS(atomic_denied_recv_flushed),
+	KV_RUNS(atomic_denied_recv_in_error_qp0),
+	KV_RUNS(atomic_denied_recv_in_error_qp1),
+	KV_RUNS(atomic_denied_flush_qp1),
+	KV_RUNS(atomic_denied_drain),
+	KV_RUNS(atomic_denied_destroy),
+	KV_RUNS(destroy_with_recvs),
+	/* The SRQ pair (pair C) */
+	KV_RUNS(srq_create),
+	KV_RUNS(srq_qp_connect),
+	KV_RUNS(srq_qp_post_recv_refused),
+	KV_RUNS(srq_too_many_sge),
+	KV_RUNS(srq_fill),
+	KV_RUNS(srq_arm_limit),
+	KV_RUNS(srq_send_in_order),
+	KV_RUNS(srq_limit),
+	KV_RUNS(srq_resize),
+	KV_RUNS(srq_destroy),
+	/* The UD pair */
+	KV_RUNS(ud_setup),
+	KV_RUNS(ud_send_1),
+	KV_RUNS(ud_send_imm_1000),
+	KV_RUNS(ud_send_mtu),
+	KV_RUNS_OF(ud_qkey_privileged, kv_gen_runs_sroce),
+	KV_RUNS(ud_bad_qkey),
+	KV_RUNS(ud_too_long),
+	KV_RUNS(ah_atomic),
+	KV_RUNS(ud_mcast),
+	KV_RUNS(ud_drain),
+	KV_RUNS(ud_destroy),
+	{}
+};
+
+/* The device and its GIDs, before the first case. */
+static int kv_suite_init(struct kunit_suite *suite)
+{
+	struct kv_dev *d = &kv_device;
+
+	d->name = kv_dev_name;
+	d->ibdev = ib_device_get_by_name(kv_dev_name, RDMA_DRIVER_UNKNOWN);
+	if (!d->ibdev)
+		return 0;
+	d->rxe = d->ibdev->ops.owner &&
+		 !strcmp(module_name(d->ibdev->ops.owner), "rdma_rxe");
+	d->roce = rdma_protocol_roce(d->ibdev, KV_PORT);
+	if (d->roce)
+		kv_find_gids(d, d->gid);
+	return 0;
+}
+
+static void kv_suite_exit(struct kunit_suite *suite)
+{
+	struct kv_dev *d = &kv_device;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(d->run); i++) {
+		if (d->run[i])
+			kv_run_free(d->run[i]);
+		d->run[i] = NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(d->gid); i++) {
+		if (d->gid[i])
+			rdma_put_gid_attr(d->gid[i]);
+		d->gid[i] = NULL;
+	}
+	if (d->ibdev)
+		ib_device_put(d->ibdev);
+	d->ibdev = NULL;
+}
+
+static struct kunit_suite kv_suite = {
+	.name = "sroce_kverbs",
+	.suite_init = kv_suite_init,
+	.suite_exit = kv_suite_exit,
+	.test_cases = kv_cases,
+};
+
+static struct kunit_suite *kv_suites[] = { &kv_suite };
+
+/* After the parameters are parsed: see the head of this file. */
 static int __init kv_init(void)
 {
-	static const enum ib_poll_context polls[] = {
-		IB_POLL_DIRECT, IB_POLL_SOFTIRQ, IB_POLL_WORKQUEUE,
-	};
-	static const char *const fams[] = { "v4", "v6" };
-	const struct ib_gid_attr *gid[2] = {};
-	struct kv_dev d = { .name = kv_dev_name };
-	int f, p;
-
-	d.ibdev = ib_device_get_by_name(kv_dev_name, RDMA_DRIVER_UNKNOWN);
-	kv_dev_report(&d, "device", d.ibdev, "no RDMA device by that name");
-	if (!d.ibdev)
-		goto out;
-	d.rxe = d.ibdev->ops.owner &&
-		!strcmp(module_name(d.ibdev->ops.owner), "rdma_rxe");
-	if (!rdma_protocol_roce(d.ibdev, KV_PORT)) {
-		kv_dev_report(&d, "port_roce", false, "port 1 is not RoCE");
-		goto put;
-	}
-	kv_find_gids(&d, gid);
-	kv_dev_report(&d, "gid_v4", gid[0], "no IPv4-mapped RoCEv2 GID on port 1");
-	if (gid[1])
-		kv_dev_report(&d, "gid_v6", true, NULL);
-	else
-		pr_info("KVERBS %s gid_v6 SKIP no global IPv6 RoCEv2 GID on port 1\n",
-			d.name);
-	for (f = 0; f < ARRAY_SIZE(fams); f++) {
-		if (!gid[f])
-			continue;
-		pr_info("KVERBS %s NOTE %s: GID index %u, %pI6c\n", d.name,
-			fams[f], gid[f]->index, gid[f]->gid.raw);
-		for (p = 0; p < ARRAY_SIZE(polls); p++)
-			kv_run_one(&d, polls[p], gid[f], fams[f]);
-	}
-	for (f = 0; f < ARRAY_SIZE(gid); f++)
-		if (gid[f])
-			rdma_put_gid_attr(gid[f]);
-put:
-	ib_device_put(d.ibdev);
-out:
-	pr_info("KVERBS %s RESULT %s (%u passed, %u failed)\n", d.name,
-		d.fail || !d.pass ? "FAIL" : "PASS", d.pass, d.fail);
-	return 0;
+	return __kunit_test_suites_init(kv_suites, ARRAY_SIZE(kv_suites));
 }
 
 static void __exit kv_exit(void)
 {
+	__kunit_test_suites_exit(kv_suites, ARRAY_SIZE(kv_suites));
 }
 
 module_init(kv_init);
 module_exit(kv_exit);
 
-MODULE_DESCRIPTION("Kernel-verbs self-test of a soft-RoCE provider (sroce, rdma_rxe)");
+MODULE_DESCRIPTION("KUnit suite of the kernel verbs of a soft-RoCE provider (sroce, rdma_rxe)");
 MODULE_LICENSE("GPL");

@@ -1,21 +1,26 @@
 #!/bin/sh
 # Guest side of the kernel-verbs test (tools/testvm/kverbs-test.sh), one
-# VM: /sroce/sroce_kverbs.ko runs its loopback checks on stock rdma_rxe
-# first (the control: it validates the test itself), then on sroce, which
-# the kernel command line loads with kverbs=1.  The module prints
-# "KVERBS <dev> <check> PASS|FAIL ..." at pr_info, below the console's
-# loglevel: each run's lines are copied from dmesg to the console.  Then
-# a kmemleak scan, if the kernel has kmemleak.
+# VM: /sroce/sroce_kverbs.ko, whose KUnit suite sroce_kverbs runs at load
+# on the device named by dev=, is loaded on stock rdma_rxe first (the
+# control: it validates the test itself), then on sroce, which the kernel
+# command line loads with kverbs=1.  KUnit prints the suite's KTAP at
+# pr_info, below the console's loglevel: each run's kernel log is copied
+# to the console between "KVERBS-KTAP-BEGIN <dev>" and "KVERBS-KTAP-END
+# <dev>", where the host takes the KTAP from.  Then a kmemleak scan, if
+# the kernel has kmemleak.
 . /sroce/guest-lib.sh
 M=/sroce/sroce_kverbs.ko
 fail=0
 
-# run_kverbs DEV: load the module against DEV, print its lines, unload it.
+# run_kverbs DEV: load the module against DEV (the suite runs), print the
+# kernel log since the load, unload it.
 run_kverbs() {
 	dmesg -c >/dev/null
 	echo "kverbs-guest: insmod sroce_kverbs.ko dev=$1"
 	insmod "$M" "dev=$1" || { echo "kverbs-guest: insmod failed"; fail=1; }
-	dmesg | sed -n 's/.*sroce_kverbs: \(KVERBS .*\)/\1/p'
+	echo "KVERBS-KTAP-BEGIN $1"
+	dmesg
+	echo "KVERBS-KTAP-END $1"
 	rmmod sroce_kverbs || { echo "kverbs-guest: rmmod sroce_kverbs failed"; fail=1; }
 }
 

@@ -31,9 +31,10 @@
 #       its first workload (tools/testvm/pair.py); the run must be found
 #       disturbed and run again (or, in a shared boot, reported disturbed)
 #
-# Each round boots one VM pair per pairing (the order alternates between
-# rounds), runs the perftest workloads of tools/ackrate/workloads.txt (or
-# the named subset), captures the link and counts it with tshark
+# All runs (round x pairing; the order alternates between rounds) share
+# one boot of a VM pair (tools/testvm/group.py), whose VMs switch
+# providers between runs; each runs the perftest workloads of
+# tools/ackrate/workloads.txt (or the named subset), captures the link and counts it with tshark
 # (tools/ackrate/analyze.py: VM A's requests, VM B's responses).  Writes
 # OUTDIR/{table.md,results.json,targets.txt,acks.png,bandwidth.png,
 # latency.png,cpu.png} (tools/ackrate/report.py): counts pooled over the
@@ -125,55 +126,116 @@ fwd+=' infiniband.bth.opcode == 19 || infiniband.bth.opcode == 20 || infiniband.
 fwd+=' infiniband.bth.opcode == 23)) || ((ip.src==10.0.0.2 || ipv6.src==fd00::2) &&'
 fwd+=' infiniband.bth.opcode >= 13 && infiniband.bth.opcode <= 18)'
 
+# The runs, in order: "ROUND PAIRING" (the order alternates between
+# rounds, so drift hits every pairing alike).
+runs=()
+for k in $(seq 1 "$rounds"); do
+	if [ $((k % 2)) = 0 ]; then
+		for ((i = ${#pairings[@]} - 1; i >= 0; i--)); do runs+=("$k ${pairings[i]}"); done
+	else
+		for r in "${pairings[@]}"; do runs+=("$k $r"); done
+	fi
+done
+
+# run_one ROUND PAIRING TRY: the perftest pair of one run into its
+# directory (booked, judged or booted on its own, as $SROCE_GROUP_PHASE
+# says); the planted stall (-S) goes to the first run's first try.
+run_one() {
+	local k=$1 r=$2 try=$3 d=$out/round$1/$2 pl=()
+	[ -z "$plant" ] || [ "$k $r $try" != "${runs[0]} 0" ] || pl=(-S "$plant")
+	[ "${SROCE_GROUP_PHASE:-}" = book ] || rm -f "$d/failed"
+	if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$d" \
+		-k "$flavour" "${pl[@]}" && [ "${SROCE_GROUP_PHASE:-}" != book ]; then
+		echo "run failed" >"$d/failed"
+	fi
+}
+
+# disturbed ROUND PAIRING: the run's VMs stood still for the QP's timeout
+# (tools/ackrate/stalls.py): it says nothing of either provider.
+disturbed() {
+	local st
+	st=$(python3 "$top/tools/ackrate/stalls.py" "$out/round$1/$2" 2>/dev/null || true)
+	case $st in disturbed*) echo "compare: round $1, $2: $st" >&2; return 0 ;; esac
+	return 1
+}
+
+# analyse ROUND PAIRING: the run's capture counted (counts.json).
+analyse() {
+	local k=$1 r=$2 d=$out/round$1/$2
+	if [ -f "$d/link.pcap" ] && tshark -r "$d/link.pcap" -Y "$fwd" -w "$d/fwd.pcap" 2>/dev/null; then
+		# analyze.py exits 1 on any invariant violation, stock rxe's
+		# own included; report.py decides which fail the run (those
+		# where sroce is the responder).  Here only a missing count is.
+		rm -f "$d/counts.json"
+		python3 "$top/tools/ackrate/analyze.py" "$d/fwd.pcap" "$out/workloads.txt" \
+			--json "$d/counts.json" || true
+		[ -s "$d/counts.json" ] || { echo "compare: analyze.py wrote no counts for $r in round $k" >&2; rc=1; }
+		rm -f "$d/fwd.pcap"
+	else
+		echo "compare: no capture for $r in round $k" >&2
+		rc=1
+	fi
+}
+
+# sroce.ko, built once for every run (unless -M named one).
+if [ -z "${SROCE_KO:-}" ]; then
+	case $flavour in
+	normal | debug) kd=$("$top/tools/testvm/build-kernel.sh" "$flavour" | tail -n1) ;;
+	*) kd=$("$top/tools/stock-kernels.sh" --headers "$flavour") ;;
+	esac
+	make -s -C "$top" module-for KDIR="$kd" BUILD="$top/build/$flavour" >&2
+	SROCE_KO=$top/build/$flavour/sroce.ko
+	export SROCE_KO
+fi
+
 rc=0
 start=$SECONDS
-for k in $(seq 1 "$rounds"); do
-	order=("${pairings[@]}")
-	if [ $((k % 2)) = 0 ]; then	# alternate, so drift hits both alike
-		order=()
-		for ((i = ${#pairings[@]} - 1; i >= 0; i--)); do order+=("${pairings[i]}"); done
-	fi
-	for r in "${order[@]}"; do
-		d=$out/round$k/$r
-		try=0
-		while :; do
-			echo "compare: round $k/$rounds, $r (requester-responder), $((SECONDS - start)) s" >&2
-			pl=()
-			[ -z "$plant" ] || [ "$k$try" != 10 ] || [ "$r" != "${order[0]}" ] || pl=(-S "$plant")
-			rm -f "$d/failed"
-			if ! "$top/tools/testvm/perftest-pair.sh" -r "$r" -w "$out/workloads.txt" -o "$d" \
-				-k "$flavour" "${pl[@]}"; then
-				echo "run failed" >"$d/failed"
-			fi
-			# A VM that stood still for the QP's timeout (stalls.py): the
-			# run says nothing of either provider; run it again.  A shared
-			# boot (run-pair.sh, make test) cannot: report.py then does
-			# not count what the stall explains.
-			st=$(python3 "$top/tools/ackrate/stalls.py" "$d" 2>/dev/null || true)
-			case $st in disturbed*) ;; *) break ;; esac
-			echo "compare: round $k, $r: $st" >&2
-			[ -z "${SROCE_GROUP:-}" ] && [ $try -lt $reruns ] || break
-			try=$((try + 1))
-			rm -rf "$d.disturbed-$try"
-			mv "$d" "$d.disturbed-$try"
-			echo "compare: round $k, $r: run again ($try of at most $reruns)" >&2
-		done
-		# A failed run fails in report.py, unless a stall explains it.
-		if [ -f "$d/link.pcap" ] && tshark -r "$d/link.pcap" -Y "$fwd" -w "$d/fwd.pcap" 2>/dev/null; then
-			# analyze.py exits 1 on any invariant violation, stock rxe's
-			# own included; report.py decides which fail the run (those
-			# where sroce is the responder).  Here only a missing count is.
-			rm -f "$d/counts.json"
-			python3 "$top/tools/ackrate/analyze.py" "$d/fwd.pcap" "$out/workloads.txt" \
-				--json "$d/counts.json" || true
-			[ -s "$d/counts.json" ] || { echo "compare: analyze.py wrote no counts for $r in round $k" >&2; rc=1; }
-			rm -f "$d/fwd.pcap"
-		else
-			echo "compare: no capture for $r in round $k" >&2
-			rc=1
-		fi
+if [ -n "${SROCE_GROUP:-}" ]; then
+	# Inside someone else's shared boot (make test): book, or judge what
+	# it left.  No rerun is possible: report.py does not count what a
+	# stall explains.
+	for run in "${runs[@]}"; do
+		# shellcheck disable=SC2086
+		run_one $run 0
+		# shellcheck disable=SC2086
+		[ "$SROCE_GROUP_PHASE" = book ] || { disturbed $run || true; analyse $run; }
 	done
-done
+else
+	# One shared boot for every run (tools/testvm/group.py: the VMs switch
+	# providers between runs); the disturbed runs again, in a boot of
+	# their own, at most $reruns times.
+	todo=("${runs[@]}")
+	try=0
+	while [ ${#todo[@]} -gt 0 ]; do
+		g=$out/group-$try
+		rm -rf "$g"
+		mkdir -p "$g"
+		echo "compare: ${#todo[@]} run(s) in one boot, $((SECONDS - start)) s" >&2
+		for run in "${todo[@]}"; do
+			# shellcheck disable=SC2086
+			SROCE_GROUP=$g SROCE_GROUP_PHASE=book run_one $run $try >/dev/null 2>&1
+		done
+		python3 "$top/tools/testvm/group.py" "$g" || echo "compare: the shared boot did not finish" >&2
+		again=()
+		for run in "${todo[@]}"; do
+			# shellcheck disable=SC2086
+			SROCE_GROUP=$g SROCE_GROUP_PHASE=replay run_one $run $try
+			# shellcheck disable=SC2086
+			if disturbed $run && [ $try -lt $reruns ]; then
+				read -r k r <<<"$run"
+				rm -rf "$out/round$k/$r.disturbed-$((try + 1))"
+				mv "$out/round$k/$r" "$out/round$k/$r.disturbed-$((try + 1))"
+				echo "compare: round $k, $r: run again ($((try + 1)) of at most $reruns)" >&2
+				again+=("$run")
+			else
+				# shellcheck disable=SC2086
+				analyse $run
+			fi
+		done
+		todo=("${again[@]}")
+		try=$((try + 1))
+	done
+fi
 echo "compare: $rounds round(s) of ${#pairings[@]} pairing(s) in $((SECONDS - start)) s" >&2
 /usr/bin/python3 "$top/tools/ackrate/report.py" "$out" "$rounds" "${pairings[@]}" || rc=1
 exit $rc

@@ -64,6 +64,9 @@ top=$(cd "$here/../.." && pwd)
 mkdir -p "$top/build/tools"
 gcc -O2 -Wall -Wextra -Werror -o "$top/build/tools/stallmon" "$here/stallmon.c" || exit 1
 extra=(-f "$top/build/tools/stallmon")
+# In a shared boot every run carries the same modules: sroce too, where
+# neither side runs it.
+[ -z "${SROCE_GROUP:-}" ] || extra+=(-s)
 if [ -n "$plant" ]; then
 	echo "$plant" >"$work/plant-stall"
 	extra+=(-f "$work/plant-stall")

@@ -1,60 +1,113 @@
 #!/usr/bin/env bash
-# Prove that the freestanding-C++ guards fail the build.  Each probe adds
-# one forbidden construct to the core in a scratch copy of the tree and
-# builds it against the test kernel; the build must fail, with the
-# expected message.
-#   tools/check-guards.sh [KDIR]
+# Prove that the freestanding-C++ guards fail the build.  Each probe is
+# one C++ source built as a core object of a scratch module and must fail
+# with the expected message; a control probe (a plain function) must
+# build, or the scratch build itself is broken and the failures prove
+# nothing.
+#
+# Every guard acts on a single core object (drivers/sroce/core/
+# Kbuild.include): the C++ flags taken from the kernel's C flags minus the
+# C-only ones (a C-only flag reaching g++ fails the compile), enforce.h's
+# poisoned identifiers, and, on the finished object, the checks for C++
+# runtime imports and for constructor sections and static constructors.
+# So each probe builds only its object, as a kbuild single target
+# (make -C KDIR M=SCRATCH drivers/sroce/core/probe.o), in a scratch
+# directory holding symlinks to the real drivers/sroce/core and a Kbuild
+# that includes the project's own Kbuild with the core's object list
+# replaced by the probe: the probe gets exactly the rule, flags and guards
+# of a core object.  The probes run in parallel.
+#   tools/check-guards.sh [KDIR]     default: the debug test kernel
+# Prints "check-guards: ok: NAME" per probe, "check-guards: FAIL: ..." on
+# stderr for each failure, then "check-guards: P passed, F failed".
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=${1:-$("$top/tools/testvm/build-kernel.sh" normal | tail -n1)}
+kdir=${1:-$("$top/tools/testvm/build-kernel.sh" debug | tail -n1)}
+[ -f "$kdir/Makefile" ] || { echo "check-guards: FAIL: no kernel tree in '$kdir'" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-probe() {
-	local name=$1 expect=$2 code=$3 dir
-	dir=$(mktemp -d)
-	cp -r "$top"/{Kbuild,drivers,include,kunit} "$dir/"
-	printf '%s\n' "$code" >"$dir/drivers/sroce/core/probe.cc"
-	sed -i 's|drivers/sroce/core/abi.o|drivers/sroce/core/abi.o drivers/sroce/core/probe.o|' "$dir/Kbuild"
-	# The kernel API probes, as the Makefile runs them before kbuild.
-	"$dir/drivers/sroce/compat/probe.sh" "$kdir" "$dir/drivers/sroce/compat/config.h" 2>/dev/null
-	if make -C "$kdir" M="$dir" -j"$(nproc)" modules >"$dir/log" 2>&1; then
-		echo "check-guards: FAIL: $name built" >&2
-		rm -rf "$dir"
-		return 1
-	fi
-	if ! grep -qE "$expect" "$dir/log"; then
-		echo "check-guards: FAIL: $name failed without '$expect':" >&2
-		tail -n 5 "$dir/log" >&2
-		rm -rf "$dir"
-		return 1
-	fi
-	echo "check-guards: ok: $name"
-	rm -rf "$dir"
-}
+names=() expects=() codes=()
+# probe NAME EXPECT CODE: CODE must fail to build, printing a line that
+# matches the extended regular expression EXPECT; an empty EXPECT makes
+# the probe a control, which must build.
+probe() { names+=("$1"); expects+=("$2"); codes+=("$3"); }
 
-fails=0
+probe "control: a plain function builds" "" '
+int sroce_guard_control(int x) { return x + 1; }
+#include "enforce.h"'
 probe "static constructor" "static constructor|constructor/unwind" '
 struct S { S(); int v; };
 int f();
 S::S() : v(f()) {}
-S s;' || fails=$((fails + 1))
+S s;'
 probe "operator new" "imports the C[+][+] runtime" '
 struct T { int v; };
-T* make_t() { return new T; }' || fails=$((fails + 1))
+T* make_t() { return new T; }'
 probe "thread-safe local static" "imports the C[+][+] runtime" '
 int f();
-int g() { static int x = f(); return x; }' || fails=$((fails + 1))
+int g() { static int x = f(); return x; }'
 probe "pure virtual" "imports the C[+][+] runtime" '
 struct B { virtual int f() = 0; virtual int g(); };
-int B::g() { return 0; }' || fails=$((fails + 1))
-probe "poisoned std" "poisoned" '
+int B::g() { return 0; }'
+probe "poisoned std" 'poisoned "std"' '
 #include "enforce.h"
-namespace std { int x; }' || fails=$((fails + 1))
-probe "poisoned throw" "poisoned" '
+namespace std { int x; }'
+probe "poisoned throw" 'poisoned "throw"' '
 #include "enforce.h"
-void f() { throw 1; }' || fails=$((fails + 1))
+void f() { throw 1; }'
 probe "C-only flag reaching g++" "C-only kernel flag" '
 // probe: a pragma to force the diagnostic
 #pragma GCC diagnostic warning "-Wstrict-prototypes"
-int x;' || fails=$((fails + 1))
-echo "check-guards: $((7 - fails)) passed, $fails failed"
+int x;'
+
+# scratch DIR CODE: a module directory whose only core object is CODE.
+# Its Kbuild sets sroce-cxx-objs with "override" and then includes the
+# project's Kbuild, whose own assignment of the list is thereby ignored:
+# the rest (the module the object belongs to, its flags, and the C++ rule
+# and guards of core/Kbuild.include) is the project's, unchanged.
+scratch() {
+	mkdir -p "$1/drivers/sroce"
+	cp -as "$top/drivers/sroce/core" "$1/drivers/sroce/"
+	printf '%s\n' "$2" >"$1/drivers/sroce/core/probe.cc"
+	printf '%s\n' \
+		"# check-guards scratch module: the project's Kbuild, its C++ core" \
+		"# replaced by one probe object." \
+		"override sroce-cxx-objs := drivers/sroce/core/probe.o" \
+		"include $top/Kbuild" >"$1/Kbuild"
+}
+
+pids=()
+for i in "${!names[@]}"; do
+	scratch "$work/$i" "${codes[$i]}"
+	# Outside any enclosing make: its -s or V=1 would hide the CXXCHK line.
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL LC_ALL=C \
+		make -C "$kdir" M="$work/$i" drivers/sroce/core/probe.o >"$work/$i/log" 2>&1 &
+	pids+=($!)
+done
+
+fails=0
+for i in "${!names[@]}"; do
+	name=${names[$i]} expect=${expects[$i]} log=$work/$i/log obj=$work/$i/drivers/sroce/core/probe.o
+	built=1
+	wait "${pids[$i]}" || built=0
+	if [ -z "$expect" ]; then
+		# The control: it built, through the C++ rule and its guard.
+		if [ $built = 1 ] && grep -q "CXXCHK .*/probe.o" "$log" &&
+			nm "$obj" | grep -q ' T .*sroce_guard_control'; then
+			echo "check-guards: ok: $name"
+			continue
+		fi
+		echo "check-guards: FAIL: $name: the scratch build does not build a core object:" >&2
+	elif [ $built = 1 ]; then
+		echo "check-guards: FAIL: $name built" >&2
+	elif ! grep -qE "$expect" "$log"; then
+		echo "check-guards: FAIL: $name failed without '$expect':" >&2
+	else
+		echo "check-guards: ok: $name"
+		continue
+	fi
+	tail -n 5 "$log" >&2
+	fails=$((fails + 1))
+done
+echo "check-guards: $((${#names[@]} - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

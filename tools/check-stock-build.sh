@@ -2,7 +2,7 @@
 # make check-stock: sroce builds, at W=1 with every compiler, objtool and
 # modpost warning fatal, against every kernel tree it supports:
 #   deb6.1, deb6.12   Debian's 6.1 and 6.12 headers (tools/stock-kernels.sh)
-#   normal, debug     the project's test kernels (tools/testvm/build-kernel.sh)
+#   debug             the project's test kernel (tools/testvm/build-kernel.sh debug)
 # and the kernel API probes (drivers/sroce/compat/probe.sh) find in each
 # tree exactly what it has (the table below).  The probes are checked in
 # both directions with two synthetic trees, symlink copies of Debian's
@@ -11,7 +11,23 @@
 # changes after it: the string-literal MODULE_IMPORT_NS of v6.13, the DMA
 # handle of v6.17, timer_container_of of v6.16, rdma_link_ops.dellink);
 # sroce must build against both as well.
-#   tools/check-stock-build.sh [TREE...]     default: all six
+#
+# Each tree's modules are built by `make module-for` in build/stock/TREE/
+# (sroce.ko, and sroce_kunit.ko where the kernel has CONFIG_KUNIT, as the
+# debug kernel does: checked), so that the VM test stages can load
+# build/stock/debug's modules instead of building their own.
+# A tree's build directory is kept and rebuilt incrementally by kbuild,
+# but only if the last check of it passed in full, against the same
+# kernel tree (path, configuration, release and version strings), with
+# the same compiler and this script unchanged, and it holds no source file
+# the tree no longer has.  Otherwise it is removed first: an object built
+# with a warning would not be rebuilt, so its warning would not be printed
+# again, and a stale copy of a deleted header could still be included.
+#
+# The checker itself is checked: main.c of a copy of the sources, with a
+# W=1 warning planted, is compiled alone (a kbuild single target, W=1)
+# against the first tree, and the warning must get through the filter.
+#   tools/check-stock-build.sh [TREE...]     default: all five
 # Prints "stock-build: P passed, F failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,23 +40,27 @@ bad() { echo "stock-build: FAIL: $*"; fail=$((fail + 1)); }
 declare -A expect=(
 	[deb6.1]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
 	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H MODULE_IMPORT_NS_IDENT REG_MR_DMABUF_ATTRS TIMER_DELETE_SYNC"
-	[normal]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
 	[debug]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
 	[past]="MODULE_IMPORT_NS_IDENT"
 	[future]="CREATE_CQ_ATTRS LINK_DELLINK LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS REG_MR_DMAH TIMER_CONTAINER_OF TIMER_DELETE_SYNC"
 )
 trees=("$@")
-[ ${#trees[@]} -gt 0 ] || trees=(deb6.1 deb6.12 normal debug past future)
+[ ${#trees[@]} -gt 0 ] || trees=(deb6.1 deb6.12 debug past future)
 
-hdrs_of() {	# hdrs_of deb6.1: the headers directory, installed
-	"$top/tools/stock-kernels.sh" --headers "$1"
+# hdrs_of deb6.1: the headers directory, installed.  Asked once per run
+# (past and future are made from deb6.1's and deb6.12's).
+memo=$(mktemp -d)
+trap 'rm -rf "$memo"' EXIT
+hdrs_of() {
+	[ -s "$memo/$1" ] || "$top/tools/stock-kernels.sh" --headers "$1" >"$memo/$1" || return 1
+	cat "$memo/$1"
 }
 
 # overlay NAME BASE: a copy of Debian headers BASE (its -amd64 directory
 # and the -common one its Makefile includes) made of symlinks, in
 # $out/NAME; files are rewritten by edit.  Prints the new KDIR.
 overlay() {
-	local name=$1 base=$2 common dir=$out/overlay-$1
+	local base=$2 common dir=$out/overlay-$1
 	common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$base/Makefile")
 	[ -d "$common" ] || return 1
 	rm -rf "$dir"
@@ -55,6 +75,8 @@ overlay() {
 
 # edit KDIR FILE: rewrite include/FILE of an overlay with the python
 # statements on stdin (s is the text; rep(old, new) must match once).
+# The new file keeps the original's time, so that a rebuilt overlay does
+# not rebuild every object (what it is made of is in the build's stamp).
 edit() {
 	local f=$1/../common/include/$2 real
 	real=$(readlink -f "$f")
@@ -70,7 +92,7 @@ def rep(old, new):
     s = s.replace(old, new)
 exec(code)
 open(dst, "w").write(s)
-' "$real" "$f"
+' "$real" "$f" && touch -r "$real" "$f"
 }
 
 make_past() {
@@ -125,7 +147,7 @@ PY
 kdir_of() {
 	case $1 in
 	deb6.1|deb6.12) hdrs_of "$1" ;;
-	normal|debug) "$top/tools/testvm/build-kernel.sh" "$1" | tail -n1 ;;
+	debug) "$top/tools/testvm/build-kernel.sh" "$1" | tail -n1 ;;
 	past) make_past ;;
 	future) make_future ;;
 	*) return 1 ;;
@@ -138,6 +160,28 @@ warnings() {
 	grep -v '^probe: ' "$1" | grep -vE '^Skipping BTF generation .* unavailability of vmlinux$'
 }
 
+# ident KDIR: what a build against KDIR depends on that kbuild does not
+# see change: the tree behind KDIR (an overlay's base), its configuration,
+# release and version strings, the compilers, this script (which makes
+# the overlays).
+ident() {
+	readlink -f "$1/.config"
+	cat "$1/.config" "$1"/include/generated/utsrelease.h "$1"/include/generated/utsversion.h \
+		"$top/tools/check-stock-build.sh" | cksum
+	{ gcc --version; g++ --version; } 2>/dev/null | cksum
+}
+
+# stale DIR: DIR, a build directory, holds a source file that the tree
+# does not (module-for copies the sources over it and deletes nothing).
+stale() {
+	local f
+	while IFS= read -r -d '' f; do
+		[ -e "$top/${f#"$1"/}" ] || return 0
+	done < <(find "$1" -type f \( -name '*.[chS]' -o -name '*.cc' -o -name '*.sh' -o -name 'Kbuild*' \
+		-o -name Makefile \) ! -name '*.mod.c' ! -path "$1/drivers/sroce/compat/config.h" -print0 2>/dev/null)
+	return 1
+}
+
 mkdir -p "$out"
 # Every probe says what it detects (its macro) and the version that changed it.
 for f in "$top"/drivers/sroce/compat/probes/*.c; do
@@ -148,27 +192,15 @@ for f in "$top"/drivers/sroce/compat/probes/*.c; do
 		bad "probe $(basename "$f") does not document $m and the version that changed it"
 	fi
 done
-# The checker itself: a source tree with one W=1 warning added must be
-# caught (against the first tree).
-self=$out/selftest-src
-rm -rf "$self"
-mkdir -p "$self"
-(cd "$top" && cp -r Kbuild Makefile dkms.conf drivers include kunit "$self/")
-rm -f "$self/drivers/sroce/compat/config.h"
-echo 'static int sroce_check_stock_selftest;' >>"$self/drivers/sroce/main.c"
-if kdir=$(kdir_of "${trees[0]}") &&
-	make -s -C "$self" module-for KDIR="$kdir" BUILD="$out/selftest" >"$out/selftest.log" 2>&1 &&
-	warnings "$out/selftest.log" | grep -q 'sroce_check_stock_selftest'; then
-	ok "the warning check catches an unused variable added to main.c"
-else
-	cat "$out/selftest.log"
-	bad "the warning check missed an unused variable added to main.c"
-fi
-
+kdir0=
 for t in "${trees[@]}"; do
-	kdir=$(kdir_of "$t") && [ -d "$kdir" ] || { bad "$t: no kernel tree"; continue; }
+	if ! kdir=$(kdir_of "$t") || [ ! -d "$kdir" ]; then bad "$t: no kernel tree"; continue; fi
+	[ "$t" != "${trees[0]}" ] || kdir0=$kdir
 	b=$out/$t
-	rm -rf "$b"
+	id=$(ident "$kdir")
+	if [ "$(cat "$b/.stock-ok" 2>/dev/null)" != "$id" ] || stale "$b"; then rm -rf "$b"; fi
+	rm -f "$b/.stock-ok"
+	fail0=$fail
 	log=$out/$t.log
 	if ! make -s -C "$top" module-for KDIR="$kdir" BUILD="$b" >"$log" 2>&1; then
 		cat "$log"
@@ -178,13 +210,43 @@ for t in "${trees[@]}"; do
 	if warnings "$log" | grep -q .; then
 		warnings "$log"
 		bad "$t: the W=1 build has warnings"
+	elif ! grep -q -- '-DKBUILD_EXTRA_WARN1 ' "$b/drivers/sroce/.main.o.cmd"; then
+		bad "$t: main.o was not compiled at W=1"
 	else
 		ok "$t: sroce.ko builds at W=1 without a warning ($(modinfo -F vermagic "$b/sroce.ko" | cut -d' ' -f1))"
+	fi
+	if grep -qE '^CONFIG_KUNIT=[ym]$' "$kdir/include/config/auto.conf" 2>/dev/null; then
+		if [ -f "$b/sroce_kunit.ko" ]; then ok "$t: sroce_kunit.ko builds too (the kernel has KUnit)"; else
+			bad "$t: the kernel has KUnit, but no sroce_kunit.ko was built"; fi
 	fi
 	have=$(sed -n 's/^#define SROCE_HAVE_\([A-Z0-9_]*\) 1$/\1/p' "$b/drivers/sroce/compat/config.h" | sort | xargs)
 	want=$(tr ' ' '\n' <<<"${expect[$t]}" | sort | xargs)
 	if [ "$have" = "$want" ]; then ok "$t: probes found: ${have:-nothing}"; else
 		bad "$t: probes found '$have', expected '$want'"; fi
+	[ "$fail" != "$fail0" ] || printf '%s\n' "$id" >"$b/.stock-ok"
 done
+
+# The checker itself: main.c with one W=1 warning added must be caught.
+# Only main.o of the copy is compiled (a kbuild single target, W=1, as
+# module-for builds), against the first tree, with the probe results of
+# that tree's build (probe.sh keeps them if they are for that tree); its
+# output goes through the same filter as a module build's.
+# ($out/selftest: where the whole copy used to be built.)
+self=$out/selftest-src
+rm -rf "$self" "$out/selftest"
+mkdir -p "$self"
+(cd "$top" && cp -r Kbuild drivers include kunit "$self/")
+rm -f "$self/drivers/sroce/main.o" "$self/drivers/sroce/compat/config.h"
+cp "$out/${trees[0]}/drivers/sroce/compat/config.h" "$self/drivers/sroce/compat/config.h" 2>/dev/null || true
+echo 'static int sroce_check_stock_selftest;' >>"$self/drivers/sroce/main.c"
+if [ -n "$kdir0" ] &&
+	"$self/drivers/sroce/compat/probe.sh" "$kdir0" "$self/drivers/sroce/compat/config.h" >"$out/selftest.log" 2>&1 &&
+	make -s -C "$kdir0" M="$self" W=1 drivers/sroce/main.o >>"$out/selftest.log" 2>&1 &&
+	warnings "$out/selftest.log" | grep -qE 'main\.c:[0-9]+:[0-9]+: warning: .*sroce_check_stock_selftest'; then
+	ok "the warning check catches an unused variable added to main.c"
+else
+	cat "$out/selftest.log" 2>/dev/null
+	bad "the warning check missed an unused variable added to main.c"
+fi
 echo "stock-build: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -39,21 +39,27 @@ done
 # BOOT: "-" no VM, or one boot of its own; "pair": the stage's VM runs are
 #   booked into the KERNEL's shared pair boot (tools/testvm/group.py):
 #   the first such stage of a kernel books them all, the pair boots once,
-#   and each stage then judges its own slice of it (run-pair.sh).
+#   and each stage then judges its own slice of it (run-pair.sh); "host":
+#   no VM at all: the host stages run one after another in the background
+#   at the lowest CPU priority (nice 19), beside the VM stages, whose
+#   guests mostly wait on each other and leave a core idle; the VMs keep
+#   the CPU whenever they want it.  The stock kernels' stages wait for
+#   them (dkms builds their sroce.ko).
 #
 # The debug kernel's sroce.ko and sroce_kunit.ko are built once, at W=1
-# (build/debug, incremental); stages find them through $SROCE_KO.
+# (build/debug, incremental), before the first stage of the debug kernel
+# needs them; the stages find them through $SROCE_KO and $SROCE_BUILD.
 table() {
 	cat <<'EOF'
-utest            -      -     tools/utest/run.sh
-fuzz             -      -     tools/utest/run.sh fuzz ${FUZZ_SECONDS:-30}
-bench            -      -     tools/utest/run.sh bench-check
-console-check    -      -     tools/testvm/check-console-selftest.sh
-group-check      -      -     tools/deps.sh tshark && python3 tools/testvm/group_test.py
-stalls-check     -      -     python3 tools/ackrate/stalls_test.py
-stock-build      -      -     tools/check-stock-build.sh
-guards           debug  -     tools/check-guards.sh
-style            -      -     make -s style
+utest            -      host  tools/utest/run.sh
+fuzz             -      host  tools/utest/run.sh fuzz ${FUZZ_SECONDS:-30}
+bench            -      host  tools/utest/run.sh bench-check
+console-check    -      host  tools/testvm/check-console-selftest.sh
+group-check      -      host  tools/deps.sh tshark && python3 tools/testvm/group_test.py
+stalls-check     -      host  python3 tools/ackrate/stalls_test.py
+stock-build      -      host  tools/check-stock-build.sh
+guards           debug  host  tools/check-guards.sh
+style            -      host  make -s style
 kunit-debug      debug  -     tools/testvm/kunit.sh debug
 group-selftest   debug  pair  tools/testvm/group-selftest.sh debug
 stall-selftest   debug  pair  tools/testvm/stall-selftest.sh debug
@@ -67,7 +73,7 @@ req-errors       debug  pair  tools/testvm/req-errors-test.sh debug
 rdma-core        debug  pair  tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
 perftest-debug   debug  pair  tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt -o build/perftest-debug
 rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce --lossy-pairs sroce-sroce,sroce-rxe
-dkms             -      -     tools/dkms-test.sh
+dkms             -      host  tools/dkms-test.sh
 compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o build/compare-smoke
 device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}
 integrity-{k}    stock  pair  env SROCE_KO={ko} tools/testvm/integrity-test.sh {k}
@@ -154,7 +160,8 @@ time_table() {
 			printf '   %-22s %5d   %4d passed, %d failed\n' "$name" "$s" "$p" "$f" >&2
 		fi
 	done
-	printf '   %-22s %5d   (%dm%02ds)\n' total "$total" $((total / 60)) $((total % 60)) >&2
+	printf '   %-22s %5d   (%dm%02ds; the (bg) stages ran beside the others, niced)\n' sum "$total" \
+		$((total / 60)) $((total % 60)) >&2
 }
 
 # The table, with the stock rows expanded: "STAGE KERNEL BOOT COMMAND".
@@ -194,17 +201,61 @@ t_start=$SECONDS
 echo "== deps" >&2
 make -s deps >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-# The debug kernel and its modules, once, if any stage needs them.
-if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" { f = 1 } END { exit !f }'; then
-	step kernel-debug tools/testvm/build-kernel.sh debug
+# debug_modules: the debug kernel's modules, once, before the first stage
+# that needs them.
+debug_modules() {
 	kdebug=$(tools/testvm/build-kernel.sh debug 2>/dev/null | tail -n1)
-	step build-debug make -s module-for KDIR="$kdebug" BUILD="$top/build/debug"
-	export SROCE_KO=$top/build/debug/sroce.ko
+	export SROCE_BUILD=$top/build/debug
+	step build-debug make -s module-for KDIR="$kdebug" BUILD="$SROCE_BUILD"
+	export SROCE_KO=$SROCE_BUILD/sroce.ko
+}
+
+# The debug kernel first, as a step of its own (check-stock-build and
+# every debug stage need it).
+if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" || $1 == "stock-build" { f = 1 } END { exit !f }'; then
+	step kernel-debug tools/testvm/build-kernel.sh debug
+fi
+
+# The host stages, in the background (see BOOT above); each subshell
+# stage's counts and times come back through $logs/.host-*.
+host_rows=() fg_rows=()
+for r in "${rows[@]}"; do
+	read -r _ _ boot _ <<<"$r"
+	if [ "$boot" = host ]; then host_rows+=("$r"); else fg_rows+=("$r"); fi
+done
+host_chain() {
+	total_pass=0 total_fail=0 failed_stages=() times=()
+	for r in "${host_rows[@]}"; do
+		read -r name _ _ cmd <<<"$r"
+		stage "$name" nice -n 19 bash -c "$cmd"
+	done
+	printf '%s\n' "${times[@]}" >"$logs/.host-times"
+	echo "$total_pass $total_fail ${failed_stages[*]}" >"$logs/.host-totals"
+}
+host_pid=
+host_wait() {
+	local p f rest
+	[ -n "$host_pid" ] || return 0
+	wait "$host_pid"
+	host_pid=
+	read -r p f rest <"$logs/.host-totals" || { p=0 f=1 rest=host-stages; }
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	# shellcheck disable=SC2206
+	failed_stages+=($rest)
+	mapfile -t -O "${#times[@]}" times < <(sed 's/^\([^ ]*\)/\1(bg)/' "$logs/.host-times")
+}
+rm -f "$logs/.host-times" "$logs/.host-totals"
+if [ ${#host_rows[@]} -gt 0 ]; then
+	host_chain &
+	host_pid=$!
 fi
 
 declare -A booked=()
-for r in "${rows[@]}"; do
+for r in "${fg_rows[@]}"; do
 	read -r name kernel boot cmd <<<"$r"
+	[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
+	case $kernel in - | debug) ;; *) host_wait ;; esac
 	if [ "$boot" = pair ]; then
 		gdir=$top/build/group/$kernel
 		if [ -z "${booked[$kernel]:-}" ]; then
@@ -213,7 +264,7 @@ for r in "${rows[@]}"; do
 			mkdir -p "$gdir"
 			# Book every run of this kernel's pair stages, in table order.
 			declare -A first=()
-			for q in "${rows[@]}"; do
+			for q in "${fg_rows[@]}"; do
 				read -r qn qk qb qc <<<"$q"
 				[ "$qb" = pair ] && [ "$qk" = "$kernel" ] || continue
 				first[$qn]=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
@@ -237,8 +288,9 @@ for r in "${rows[@]}"; do
 	fi
 done
 
+host_wait
 time_table
-echo "== wall time $((SECONDS - t_start)) s" >&2
+echo "== wall time $((SECONDS - t_start)) s ($(((SECONDS - t_start) / 60))m$(printf %02d $(((SECONDS - t_start) % 60)))s)" >&2
 failure_summary
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

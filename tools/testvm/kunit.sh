@@ -21,14 +21,17 @@ mkdir -p "$out"
 rm -f "$out"/kunit.ktap "$out"/kunit-ok.txt "$out"/manifest.tsv "$out"/suites.ktap
 
 kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
-make -s -C "$top" module-for KDIR="$kdir" BUILD="$out" >&2
+# The modules: built (incrementally) in $SROCE_BUILD if set (make test:
+# the tree check-stock-build built), else in $out.
+mod=${SROCE_BUILD:-$out}
+make -s -C "$top" module-for KDIR="$kdir" BUILD="$mod" >&2
 src=$(readlink -f "$kdir/source")
 
 log=$out/kunit-console.log
 # sroce.ko needs ib_core and the UDP tunnel modules: install both modules
 # with the kernel's, so that modprobe resolves the dependencies.
 base=$("$here/mkinitramfs.sh" | tail -n1)
-mods=$("$here/modroot.sh" "$kdir" "$out/sroce.ko" "$out/sroce_kunit.ko" | tail -n1)
+mods=$("$here/modroot.sh" "$kdir" "$mod/sroce.ko" "$mod/sroce_kunit.ko" | tail -n1)
 cat "$base" "$mods" >"$out/initrd.cpio.gz"
 rc=0
 "$here/run-vm.sh" -k "$kdir" -s "$here/kunit-guest.sh" -t 600 -l "$log" \

@@ -22,6 +22,7 @@ normal | debug) ;;
 *) echo "kcm-test: a test kernel (normal or debug), got '$flavour'" >&2; exit 2 ;;
 esac
 rounds=${2:-sroce-sroce,sroce-sroce:6,rxe-sroce,rxe-sroce:6,sroce-rxe,sroce-rxe:6,rxe-rxe}
+: >"$out/kcm-rounds"
 n=0
 for r in ${rounds//,/ }; do
 	fam=4

@@ -17,6 +17,7 @@ top=$(cd "$here/../.." && pwd)
 flav=${1:-debug}
 rounds=${2:-rxe-sroce,sroce-sroce,sroce-rxe}
 pair_setup pyverbs "$flav"
+: >"$out/pyverbs-rounds"
 n=0
 for r in ${rounds//,/ }; do
 	case $r in

@@ -298,39 +298,6 @@ listens() {
 	return 1
 }
 
-# tcp_listens PORT: true once a TCP socket listens on PORT (IPv4 or
-# IPv6), waiting up to 10 s.
-tcp_listens() {
-	hex=$(printf ':%04X ' "$1")
-	i=0
-	while [ $i -lt 100 ]; do
-		# local_address rem_address st: 0A is LISTEN
-		awk -v p="$hex" 'index($2 " ", p) && $4 == "0A" { f = 1 } END { exit !f }' \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# ready ID: the server just started can take its client: an rdma_cm
-# server (the cm tools, perftest -R) has its cm_id listening, any other
-# its TCP port (perftest, the pingpongs, the integrity tool).  Without
-# it the client is refused and retries a second later.
-ready() {
-	case $kind:$CMD in
-	cm:*) listens ;;
-	pt:*" -R"*) i=0
-		while [ $i -lt 100 ]; do
-			rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "comm $tool" && return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
-		return 1 ;;
-	*) tcp_listens "$port" ;;
-	esac
-}
-
 # wait_server ID GRACE: the server's exit status (srv), killing it if it
 # has not exited GRACE seconds from now.
 wait_server() {
@@ -383,7 +350,7 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		# shellcheck disable=SC2086
 		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 		spid=$!
-		ready || echo "# $id $tool: server not listening after 10 s"
+		listens || echo "# $id $tool: no listening cm_id after 10 s"
 		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		if [ $crc = 0 ]; then wait_server "$id" 30; else wait_server "$id" 3; fi
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
@@ -391,9 +358,9 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 	elif [ "$ROLE" = A ]; then
 		trace_begin "$id"
 		send_ctl "$PEER_IP" $ctl start || true
-		# The server says when it listens (B's ready()).
-		msg=$(recv_ctl $ctl 60) || true
-		[ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
+		# The server says when it listens (B's listens()).
+		[ "$kind" != cm ] || msg=$(recv_ctl $ctl 60) || true
+		[ "$kind" != cm ] || [ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
 		run_client "$id" "$kind" "$tmo" "$(client_addr)"
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
 		trace_end "$id"
@@ -408,8 +375,10 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		# shellcheck disable=SC2086
 		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 		spid=$!
-		if ready; then send_ctl "$PEER_IP" $ctl listening || true
-		else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
+		if [ "$kind" = cm ]; then
+			if listens; then send_ctl "$PEER_IP" $ctl listening || true
+			else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
+		fi
 		msg=$(recv_ctl $ctl $((tmo + 60)))
 		case $msg in
 		"done 0") wait_server "$id" 30 ;;

@@ -63,6 +63,7 @@ style            -      host  make -s style
 kunit-debug      debug  -     tools/testvm/kunit.sh debug
 group-selftest   debug  pair  tools/testvm/group-selftest.sh debug
 stall-selftest   debug  pair  tools/testvm/stall-selftest.sh debug
+rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce --lossy-pairs sroce-sroce,sroce-rxe
 device           debug  pair  tools/testvm/device-test.sh debug
 integrity-paged  debug  pair  tools/testvm/integrity-test.sh debug sroce paged
 errors           debug  pair  tools/testvm/errors-test.sh debug
@@ -72,7 +73,6 @@ pyverbs          debug  pair  tools/testvm/pyverbs-test.sh debug
 req-errors       debug  pair  tools/testvm/req-errors-test.sh debug
 rdma-core        debug  pair  tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
 perftest-debug   debug  pair  tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt -o build/perftest-debug
-rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce --lossy-pairs sroce-sroce,sroce-rxe
 dkms             -      host  tools/dkms-test.sh
 compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o build/compare-smoke
 device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}

@@ -33,9 +33,13 @@ if [ -x /sroce/stallmon ]; then
 	mon=$!
 fi
 # A planted stall (make compare -S): VM A asks the host to stop VM B for
-# that long (ms), a few seconds into the first workload.
+# that long (ms) and waits it out before the first workload, so that B's
+# stallmon sees it, in the first workload's part of the console.
 if [ "$ROLE" = A ] && [ -f /sroce/plant-stall ]; then
-	(sleep 4; echo "SROCE-PLANT-STALL B $(cat /sroce/plant-stall)") &
+	ms=$(cat /sroce/plant-stall)
+	sleep 5	# B's stallmon is running by then
+	echo "SROCE-PLANT-STALL B $ms"
+	sleep $((ms / 1000 + 3))
 fi
 for p in /sys/module/sroce/parameters/*; do
 	[ -r "$p" ] && echo "SROCE-PARAM ${p##*/}=$(cat "$p")"

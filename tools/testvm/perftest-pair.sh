@@ -16,8 +16,8 @@
 # reach VM B only (run-pair.sh -P), so Y must be sroce.  #LABEL only names
 # a second run of the same pairing (rxe-rxe#2).
 #
-# -S MS plants a stall: VM B's QEMU process is stopped for MS ms a few
-# seconds into the first workload (pair.py, asked by VM A).
+# -S MS plants a stall: VM B's QEMU process is stopped for MS ms just
+# before the first workload (pair.py, asked by VM A).
 #
 # OUTDIR gets a.log, b.log (consoles), link.pcap, results.txt (the
 # SROCE-WL lines of the client) and stats-a.txt / stats-b.txt (rdma

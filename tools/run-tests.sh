@@ -63,7 +63,7 @@ style            -      host  make -s style
 kunit-debug      debug  -     tools/testvm/kunit.sh debug
 group-selftest   debug  pair  tools/testvm/group-selftest.sh debug
 stall-selftest   debug  pair  tools/testvm/stall-selftest.sh debug
-rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce,sroce-rxe,rxe-sroce,loop-sroce --lossy-pairs sroce-sroce,sroce-rxe
+rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce --lossy-pairs sroce-sroce,sroce-rxe
 device           debug  pair  tools/testvm/device-test.sh debug
 integrity-paged  debug  pair  tools/testvm/integrity-test.sh debug sroce paged
 errors           debug  pair  tools/testvm/errors-test.sh debug
@@ -78,6 +78,7 @@ compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o bu
 device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}
 integrity-{k}    stock  pair  env SROCE_KO={ko} tools/testvm/integrity-test.sh {k}
 perftest-{k}     stock  pair  tools/compare.sh -n 1 -k {k} -r sroce -M {ko} -f tools/ackrate/perftest-debug.txt -o build/perftest-{k}
+rc-deb6.12       deb6.12 pair env SROCE_KO={ko:deb6.12} tools/testvm/rc-test.sh deb6.12 --quick --pairs sroce-rxe,rxe-sroce,loop-sroce
 rule-coverage    -      -     tools/rule-coverage.sh build/debug/manifest.tsv build/debug/kunit-ok.txt
 EOF
 }

@@ -4,11 +4,13 @@
 # (tools/integrity), on a clean link and, with --lossy, on a lossy one;
 # ibv_ud_pingpong and perftest's UD mode on the clean link.
 #
-#   tools/testvm/rc-test.sh [normal|debug] [--pairs LIST] [--lossy]
+#   tools/testvm/rc-test.sh [KERNEL] [--pairs LIST] [--lossy]
 #                           [--lossy-pairs LIST] [--quick] [--only REGEX]
 #                           [--dry-run] [--retransmits=report] [--reanalyze]
 #   SROCE_KO=path/sroce.ko tools/testvm/rc-test.sh ...
 #
+# KERNEL: a test kernel (debug, the default, or normal) or a Debian stock
+# one (deb6.1, deb6.12; give its DKMS-built sroce.ko in SROCE_KO).
 # LIST: comma-separated pairings (default rxe-rxe, the control):
 #   X-Y      (rxe-rxe, rxe-sroce, sroce-rxe, sroce-sroce) VM A runs provider
 #            X and the client (the requester), VM B provider Y and the server
@@ -31,7 +33,8 @@
 #   rdma_client and sroce_integrity -R (each over IPv4 and IPv6), mckey
 #   (UD multicast), ib_send_bw -R and ib_write_bw -R.
 # --lossy adds two rounds on the two-VM pairings (--lossy-pairs LIST: on
-# those of them only, and implies --lossy), netem in both guests
+# those two-VM pairings instead, listed in --pairs or not: a pairing only
+# there gets the lossy rounds and no clean one; implies --lossy), netem in both guests
 # (so in each direction): "loss1" (loss 1%) and "mix" (loss 5%, duplicate
 # 1%, reordering), each running sroce_integrity (RC, and where sroce
 # receives UC with -m uc: lost messages are allowed, damaged or
@@ -86,7 +89,7 @@ usage() { sed -n '2,/^set -uo/{/^set -uo/!p}' "$0" >&2; exit 2; }
 flavour=debug pairs=rxe-rxe lossy=0 lossy_pairs= quick=0 dry=0 rexmit_report=0 reanalyze=0 only=
 while [ $# -gt 0 ]; do
 	case $1 in
-	normal | debug) flavour=$1 ;;
+	normal | debug | deb[0-9]*) flavour=$1 ;;
 	--pairs) [ $# -ge 2 ] || usage; pairs=$2; shift ;;
 	--pairs=*) pairs=${1#--pairs=} ;;
 	--lossy) lossy=1 ;;
@@ -101,7 +104,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-two=() loops=() need_sroce=0
+two=() loops=() two_lossy_only=() need_sroce=0
 for p in ${pairs//,/ }; do
 	case $p in
 	rxe-rxe | rxe-sroce | sroce-rxe | sroce-sroce) two+=("$p") ;;
@@ -110,6 +113,19 @@ for p in ${pairs//,/ }; do
 	esac
 	case $p in *sroce*) need_sroce=1 ;; esac
 done
+# The pairings of the lossy rounds: --lossy-pairs, or every two-VM one.
+lossy_two=("${two[@]}")
+if [ -n "$lossy_pairs" ]; then
+	lossy_two=()
+	for p in ${lossy_pairs//,/ }; do
+		case $p in
+		rxe-rxe | rxe-sroce | sroce-rxe | sroce-sroce) lossy_two+=("$p") ;;
+		*) echo "rc-test: '$p' cannot be a lossy pairing" >&2; usage ;;
+		esac
+		case $p in *sroce*) need_sroce=1 ;; esac
+		[[ " ${two[*]} " == *" $p "* ]] || two_lossy_only+=("$p")
+	done
+fi
 [ $((${#two[@]} + ${#loops[@]})) -gt 0 ] || usage
 
 if [ $dry = 1 ]; then	# the plan only: leave build/rc-FLAVOUR (maybe in use) alone
@@ -219,10 +235,9 @@ cm_checks() {	# ROUND PAIRING
 	full add "$1" "$2" pt ib_write_bw 4096 50 cm/ib_write_bw/4096 -R
 }
 for r in "${rounds[@]}"; do
-	for p in "${two[@]}"; do
-		if [ "$r" != clean ] && [ -n "$lossy_pairs" ] && [[ ",$lossy_pairs," != *",$p,"* ]]; then
-			continue
-		fi
+	rp=("${two[@]}")
+	[ "$r" = clean ] || rp=("${lossy_two[@]}")
+	for p in "${rp[@]}"; do
 		if [ "$r" = clean ]; then
 			clean_checks "$r" "$p"
 		else
@@ -250,6 +265,8 @@ for r in "${rounds[@]}"; do
 	done
 done
 for p in "${loops[@]}"; do clean_checks clean "$p"; done
+# From here on a two-VM pairing is one with any round.
+two+=("${two_lossy_only[@]}")
 if [ $reanalyze = 1 ]; then
 	rm -f "$plan"
 	plan=$out/plan.txt

@@ -166,7 +166,7 @@ void sroce_sq_ready(struct sroce_qp *qp)
 			     sroce_qp_is_uc(qp) ? SROCE_TRANSPORT_UC : SROCE_TRANSPORT_RC,
 		.window = sroce_req_window,
 		.ackreq_every = sroce_ackreq_every,
-		.max_rd_atomic = min_t(u32, qp->max_rd_atomic, U8_MAX),
+		.max_rd_atomic = sroce_rd_atomic_use(qp->max_rd_atomic),
 		.timeout = qp->timeout,
 		.retry_cnt = qp->retry_cnt,
 		.rnr_retry = qp->rnr_retry,

@@ -29,7 +29,6 @@
  *   packet is queued any more, and the engine hooks purge what was.
  *   The task is started again only when the QP enters RTR.
  */
-#include <linux/log2.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
@@ -278,12 +277,6 @@ int sroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
-/* Initiator and responder depths: a power of two, at least 1 (as rxe). */
-static u32 sroce_rd_atomic_depth(u8 n)
-{
-	return roundup_pow_of_two(max_t(u32, n, 1));
-}
-
 /*
  * Check a RoCEv2 path (the core has filled the sgid attr and resolved the
  * dmac) and turn it into @av; the UDP source port is set when stored.
@@ -388,9 +381,9 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 	if (mask & IB_QP_RNR_RETRY)
 		qp->rnr_retry = attr->rnr_retry;
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
-		qp->max_rd_atomic = sroce_rd_atomic_depth(attr->max_rd_atomic);
+		qp->max_rd_atomic = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
-		qp->max_dest_rd_atomic = sroce_rd_atomic_depth(attr->max_dest_rd_atomic);
+		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	/* RoCEv2 source port in 0xC000-0xFFFF, from the flow label or the QPN pair. */
 	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
 		qp->av.sport = rdma_get_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,

@@ -20,6 +20,7 @@
  * and validated before use; a WQE slot is released only once its message
  * completed.
  */
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -657,7 +658,13 @@ int sroce_resp_ready(struct sroce_qp *qp)
 		.min_rnr_timer = qp->min_rnr_timer,
 	};
 	struct sroce_rd_res *res = NULL;
-	u32 nres = qp->max_dest_rd_atomic;
+	/*
+	 * Exact on what we send, tolerant of what we receive: the requester
+	 * keeps to its depth as set, but a stock rxe requester set to 3 sends
+	 * 4 (it rounds up to a power of two), so the resources are rounded up
+	 * the same way rather than NAK a fourth READ as Invalid Request.
+	 */
+	u32 nres = roundup_pow_of_two(sroce_rd_atomic_use(qp->max_dest_rd_atomic));
 
 	sroce_task_assert_owned(&qp->task);
 	if (nres) {

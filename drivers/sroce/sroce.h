@@ -379,6 +379,13 @@ struct sroce_qp {
 	u8 timeout;
 	u8 retry_cnt;
 	u8 rnr_retry;
+	/*
+	 * The initiator and responder depths exactly as modify_qp set them,
+	 * as query_qp reports them.  The requester keeps to max_rd_atomic
+	 * (stock rxe rounds it up to a power of two: set to 3, it has 4 READs
+	 * on the wire); the responder's resources are rounded up (resp.c).
+	 * 0 acts as 1, as in rxe (sroce_rd_atomic_use()).
+	 */
 	u32 max_rd_atomic;
 	u32 max_dest_rd_atomic;
 	/* Owned by the QP task, refreshed at the start of each pass. */
@@ -448,6 +455,12 @@ static inline bool sroce_qp_is_uc(const struct sroce_qp *qp)
 static inline bool sroce_qp_unreliable(const struct sroce_qp *qp)
 {
 	return sroce_qp_is_ud(qp) || sroce_qp_is_uc(qp);
+}
+
+/* An initiator or responder depth as the engines use it: 0 acts as 1. */
+static inline u32 sroce_rd_atomic_use(u32 depth)
+{
+	return max_t(u32, depth, 1);
 }
 
 static inline struct sroce_srq *to_ssrq(struct ib_srq *ibsrq)

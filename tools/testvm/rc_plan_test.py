@@ -5,6 +5,10 @@ rc-test.sh --dry-run give the stored plan byte for byte; bad pairings are
 refused; the table's counts.
 
     python3 tools/testvm/rc_plan_test.py    (prints "rc-plan-check: P passed, F failed")
+    python3 tools/testvm/rc_plan_test.py --update
+
+--update: after a deliberate change of the plan, stores rc_plan.py's plans
+as the golden ones (same option sets, same header); review its diff.
 """
 import os
 import shlex
@@ -23,10 +27,13 @@ import rc_unittest  # noqa: E402
 RC_TEST = os.path.join(HERE, "rc-test.sh")
 
 
+GOLDEN = os.path.join(HERE, "rc_plan_test.golden")
+
+
 def golden():
     """[(rc-test.sh's options, the plan's text)] of the golden file."""
     out = []
-    with open(os.path.join(HERE, "rc_plan_test.golden")) as f:
+    with open(GOLDEN) as f:
         for ln in f:
             if ln.startswith("== "):
                 out.append((shlex.split(ln[3:]), []))
@@ -129,5 +136,17 @@ class Table(unittest.TestCase):
                     self.assertTrue(n in ("-", "no") or n.isdigit(), n)
 
 
+def update():
+    sets = golden()
+    with open(GOLDEN) as f:
+        head = [ln for ln in f.read().splitlines(True) if ln.startswith("#")]
+    with open(GOLDEN, "w") as f:
+        f.write("".join(head))
+        for args, _ in sets:
+            f.write(f"== {shlex.join(args)}\n{plan_text(**plan_options(args))}")
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--update"]:
+        sys.exit(update())
     sys.exit(rc_unittest.run(sys.modules[__name__], "rc-plan-check"))

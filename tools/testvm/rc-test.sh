@@ -120,6 +120,7 @@ plan_args=(--flavour "$flavour" --pairs "$pairs")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 setup=$(python3 "$here/rc_plan.py" "${plan_args[@]}" --write "$tmp") || usage
+two=() loops=() rounds=() need_sroce=0 n=0
 eval "$setup"
 # --dry-run: the plan only; leave build/rc-FLAVOUR (maybe in use) alone.
 [ $dry = 0 ] || { cat "$tmp/rc-plan"; exit 0; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest side of the RC pairing test (tools/testvm/rc-test.sh).
 #
-# /sroce/rc-plan has one check per line, in the order both VMs run them:
+# /sroce/rc-plan (made by tools/testvm/rc_plan.py from its table) has one
+# check per line, in the order both VMs run them:
 #	ID ROUND PAIRING KIND TOOL SIZE ITERS TIMEOUT LABEL [OPTIONS...]
 # KIND: pp (an ibv_*_pingpong tool, -c: it checks the data), pt (a
 # perftest tool), it (sroce_integrity), cm (an rdma_cm tool of

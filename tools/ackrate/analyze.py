@@ -101,6 +101,7 @@ class Qp:
         self.nak_outstanding = None
         self.owed = []            # AckReq'd PSNs not yet covered
         self.reads = []           # (first, last) READ response PSN ranges pending
+        self.max_reads = 0        # the most READs ever pending at once
         self.episode = None       # the open loss episode: {"missing", "naks", "t_nak"}
         self.progress = []        # times of responses that acknowledged something new
         self.t_nak = None         # time of the last NAK
@@ -210,6 +211,7 @@ def analyze_rows(rows, workloads, requester, pmtu, timeout_s=0.0671):
                         ln = to_int(r["infiniband.reth.dmalen"]) or 0
                         n = max(1, (ln + pmtu - 1) // pmtu)
                         q.reads.append((psn, (psn + n - 1) & MASK))
+                        q.max_reads = max(q.max_reads, len(q.reads))
                     q.next_psn = (psn + n) & MASK
                 if ack and op not in (0x0C, 0x13, 0x14):
                     q.owed.append(psn)
@@ -280,6 +282,9 @@ def analyze_rows(rows, workloads, requester, pmtu, timeout_s=0.0671):
             "request_packets": c["requests"], "ackreq": c["ackreq"], "acks": c["acks"],
             "naks_by_code": {str(k): v for k, v in sorted(naks.items())}, "rnr_naks": c["rnr_naks"],
             "read_resp_packets": c["read_resp"], "atomic_acks": c["atomic_acks"],
+            # The initiator depth on the wire: the most READ requests a QP
+            # had outstanding at once (sent, their last response not yet).
+            "max_reads_outstanding": max((q.max_reads for q in qps.values()), default=0),
             "duplicate_requests": c["duplicates"], "crossing_naks": c["crossing_naks"],
             "acks_per_100_requests": round(100.0 * c["acks"] / c["requests"], 2) if c["requests"] else None,
             "violations": violations[:20],
@@ -331,6 +336,12 @@ def self_test():
                       "infiniband.bth.psn": str(psn)})
             if kind == "req":
                 r.update({"ip.src": req, "infiniband.bth.opcode": "10", "infiniband.bth.destqp": "17"})
+            elif kind == "read":       # a one-packet READ request
+                r.update({"ip.src": req, "infiniband.bth.opcode": "12", "infiniband.bth.destqp": "17",
+                          "infiniband.reth.dmalen": "64"})
+            elif kind == "rresp":      # its READ response Only
+                r.update({"ip.src": resp, "infiniband.bth.opcode": "16", "infiniband.bth.destqp": "5",
+                          "infiniband.aeth.syndrome": "31"})
             else:
                 r.update({"ip.src": resp, "infiniband.bth.opcode": "17", "infiniband.bth.destqp": "5",
                           "infiniband.aeth.syndrome": "96" if kind == "nak" else "31"})
@@ -338,8 +349,14 @@ def self_test():
         last = dict.fromkeys(FIELDS, "")
         last.update({"frame.number": str(len(rows) + 1), "tcp.dstport": "9"})
         rows.append(last)
-        v = analyze_rows(rows, wl, {req}, 1024)[0]["violations"]
-        if bool(v) != want:
+        res = analyze_rows(rows, wl, {req}, 1024)[0]
+        v = res["violations"]
+        if isinstance(want, int) and not isinstance(want, bool):
+            if res["max_reads_outstanding"] != want:
+                ok = False
+                print(f"analyze self-test FAIL {name}: {res['max_reads_outstanding']} READs "
+                      f"outstanding at most, expected {want}")
+        elif bool(v) != want:
             ok = False
             print(f"analyze self-test FAIL {name}: violations {v}, expected {'some' if want else 'none'}")
 
@@ -352,6 +369,11 @@ def self_test():
     run("NAK a whole ACK timeout after the fill", fill + [(0.200, "nak", 2)], True)
     run("NAK for a PSN the wire never had a gap at",
         [(0.000, "req", 1), (0.001, "req", 2), (0.002, "req", 3), (0.004, "nak", 2)], True)
+    # The initiator depth on the wire (an int: the most READs outstanding).
+    reads = [(0.000, "read", 1), (0.001, "read", 2), (0.002, "read", 3), (0.004, "rresp", 1),
+             (0.005, "read", 4), (0.006, "rresp", 2), (0.007, "rresp", 3), (0.008, "rresp", 4)]
+    run("three READs outstanding at most", reads, 3)
+    run("a fourth READ before the first response", reads[:3] + [(0.003, "read", 4)] + reads[3:4], 4)
     return ok
 
 

@@ -130,6 +130,7 @@ def capture_verdicts(res, checked, report, traces):
                           f"{r['duplicate_requests']} retransmitted PSNs, {naks} NAKs, "
                           f"{r['rnr_naks']} RNR NAKs, {r['acks']} ACKs, "
                           f"{r['atomic_acks']} ATOMIC ACKs{note}"))
+        out += depth_verdicts(rnd, pair, label, r)
         g = groups.setdefault((rnd, pair), new_group())
         g["req"] += r["request_packets"]
         g["dup"] += r["duplicate_requests"]
@@ -163,6 +164,23 @@ def capture_verdicts(res, checked, report, traces):
     for (rnd, pair), g in groups.items():
         out += round_verdicts(rnd, pair, g, rnd in checked, report)
     return out
+
+
+def depth_verdicts(rnd, pair, label, r):
+    """A check run with an initiator depth (a label part "oN": perftest
+    -o N sets max_rd_atomic N): with sroce as the requester, exactly N READs
+    were outstanding at once on the wire, never more (stock rxe rounds the
+    depth up to a power of two) and the depth used; with stock rxe as the
+    requester the count is information only."""
+    depth = next((int(p[1:]) for p in label.split("/") if re.fullmatch(r"o[0-9]+", p)), None)
+    if depth is None:
+        return []
+    seen = r.get("max_reads_outstanding", 0)
+    text = (f"{rnd} {pair} capture initiator depth {depth} ({label.replace('/', ' ')}: "
+            f"at most {seen} READs outstanding)")
+    if pair.startswith("sroce-"):
+        return [(seen == depth, text)]
+    return [(None, f"rc-capture: {text} (information only: the requester is stock rxe)")]
 
 
 def round_verdicts(rnd, pair, g, checked, report):

@@ -94,7 +94,7 @@ class Options(unittest.TestCase):
                             "sroce-sroce,loop-rxe", "--lossy-pairs", "sroce-rxe", "--write", d],
                            capture_output=True, text=True, check=True)
         self.assertEqual(p.stdout, "two=(sroce-sroce sroce-rxe)\nloops=(loop-rxe)\n"
-                                   "rounds=(clean loss1 mix)\nneed_sroce=1 n=81\n")
+                                   "rounds=(clean loss1 mix)\nneed_sroce=1 n=83\n")
         with open(os.path.join(d, "rc-plan")) as f:
             self.assertEqual(f.read(), plan_text(quick=True, pairs="sroce-sroce,loop-rxe",
                                                  lossy_pairs="sroce-rxe"))
@@ -112,7 +112,7 @@ class Table(unittest.TestCase):
                    if c.split()[1] == rnd)
 
     def test_checks_per_pairing_and_round(self):
-        for quick, clean in ((False, 50), (True, 39)):
+        for quick, clean in ((False, 51), (True, 40)):
             self.assertEqual(self.count("clean", "rxe-rxe", quick), clean)
             self.assertEqual(self.count("clean", "loop-sroce", quick), clean)
             self.assertEqual(self.count("loss1", "rxe-sroce", quick), 3)

@@ -57,6 +57,8 @@ bench            -      host  tools/utest/run.sh bench-check
 console-check    -      host  tools/testvm/check-console-selftest.sh
 group-check      -      host  tools/deps.sh tshark && python3 tools/testvm/group_test.py
 stalls-check     -      host  python3 tools/ackrate/stalls_test.py
+rc-plan-check    -      host  python3 tools/testvm/rc_plan_test.py
+rc-verdict-check -      host  python3 tools/ackrate/rc_verdict_test.py
 stock-build      -      host  tools/check-stock-build.sh
 guards           debug  host  tools/check-guards.sh
 style            -      host  make -s style

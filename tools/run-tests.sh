@@ -59,6 +59,7 @@ group-check      -      host  tools/deps.sh tshark && python3 tools/testvm/group
 stalls-check     -      host  python3 tools/ackrate/stalls_test.py
 rc-plan-check    -      host  python3 tools/testvm/rc_plan_test.py
 rc-verdict-check -      host  python3 tools/ackrate/rc_verdict_test.py
+pcapslice-check  -      host  tools/deps.sh tshark && python3 tools/testvm/pcapslice_test.py
 stock-build      -      host  tools/check-stock-build.sh
 guards           debug  host  tools/check-guards.sh
 style            -      host  make -s style

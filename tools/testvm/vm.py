@@ -236,7 +236,7 @@ def stop(procs, grace=1.0):
         p.wait()
 
 
-def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, **qemu):
+def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair", **qemu):
     """Boot VMS (Vm, A first) and wait for them to power off, at most
     TIMEOUT seconds.  0 if they all powered off by themselves, 1 otherwise;
     nothing is left running.
@@ -246,33 +246,34 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, **qemu):
     frames under load), each end inherited by one QEMU as its netdev; a
     lone VM A gets one end, the host drains and drops what comes out of
     the other.  PCAP: VM A's netdev is captured there (both directions).
-    Without LINK the VMs have no NIC.  QEMU: qemu_cmd()'s machine, smp,
-    memory, loglevel, extra."""
+    Without LINK the VMs have no NIC.  PROG names the harness in its
+    messages.  QEMU: qemu_cmd()'s machine, smp, memory, loglevel, extra."""
     ends = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) if link else (None, None)
     drain = ends[1] if link and len(vms) == 1 else None
     extra = list(qemu.pop("extra", ()))
     procs = []
     try:
-        for vm, end in zip(vms, ends):
+        for spec, end in zip(vms, ends):
             fds = []
             more = list(extra)
             if end is not None:
                 os.set_inheritable(end.fileno(), True)
                 fds = [end.fileno()]
-                if vm is vms[0] and pcap:
+                if spec is vms[0] and pcap:
                     more += ["-object", f"filter-dump,id=f0,netdev=n0,file={pcap},maxlen=160"]
-            cmd = qemu_cmd(kernel, vm.initrd, vm.log, guest_budget(timeout), append=vm.append,
-                           net_fd=end.fileno() if end else None, mac=MACS.get(vm.name),
-                           extra=more, **qemu)
+            cmd = qemu_cmd(kernel, spec.initrd, spec.log, guest_budget(timeout),
+                           append=spec.append, net_fd=end.fileno() if end else None,
+                           mac=MACS.get(spec.name), extra=more, **qemu)
             procs.append(subprocess.Popen(cmd, pass_fds=fds, stdin=subprocess.DEVNULL,
                                           start_new_session=True))
+        # The QEMUs hold the link now: a VM that powers off closes its end.
         for end in ends:
             if end is not None and end is not drain:
                 end.close()
         if drain is not None:
             drain.setblocking(False)
         deadline = time.monotonic() + timeout
-        planter = Planter({vm.name: (vm.log, p) for vm, p in zip(vms, procs)})
+        planter = Planter({spec.name: (spec.log, p) for spec, p in zip(vms, procs)})
         while time.monotonic() < deadline and any(p.poll() is None for p in procs):
             time.sleep(poll)
             planter.poll()
@@ -284,11 +285,12 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, **qemu):
                     break
         timed_out = any(p.poll() is None for p in procs)
         if timed_out:
-            print(f"pair: VMs did not finish within {timeout} s", file=sys.stderr)
+            say(prog, f"VMs did not finish within {timeout} s")
         return 1 if timed_out or any(p.returncode not in (0, None) for p in procs) else 0
     finally:
-        if drain is not None:
-            drain.close()
+        for end in ends:
+            if end is not None:
+                end.close()
         stop(procs)
 
 
@@ -297,11 +299,11 @@ def boot_retrying(kernel, vms, timeout, prog, **kw):
     /init started (the emulated boot's own, see early_report()); the first
     boot's logs are kept as <log>.boot1.log, minus the .log."""
     for attempt in (1, 2):
-        rc = boot(kernel, vms, timeout, **kw)
-        if attempt == 1 and any(early_report(vm.log) for vm in vms):
+        rc = boot(kernel, vms, timeout, prog=prog, **kw)
+        if attempt == 1 and any(early_report(spec.log) for spec in vms):
             say(prog, "kernel report during boot, before /init; booting the pair again")
-            for vm in vms:
-                shutil.copy(vm.log, re.sub(r"\.log$", "", vm.log) + ".boot1.log")
+            for spec in vms:
+                shutil.copy(spec.log, re.sub(r"\.log$", "", spec.log) + ".boot1.log")
             continue
         return rc
 
@@ -723,7 +725,7 @@ def run_vm_main(argv):
                           {"modules": ""})
         img = initrd([base], root, work, "vm")
         # KUnit's VM: two CPUs and 2 GiB, quiet, as its counts were measured.
-        rc = boot(bz, [Vm("A", img, log, "quiet")], args.timeout, link=False,
+        rc = boot(bz, [Vm("A", img, log, "quiet")], args.timeout, link=False, prog="run-vm",
                   machine="pc", smp=2, memory=2048, loglevel=4, extra=shlex.split(args.qemu))
         if not args.log and os.path.exists(log):
             keep = os.path.join(os.environ.get("SROCE_LOG_KEEP", "/tmp"),
@@ -756,12 +758,12 @@ class Kernel:
     boot_extra: int = 0
 
 
-def last_line(cmd):
+def last_line(cmd, status=None):
     """The last line of CMD's stdout (its stderr goes through); a failure
-    ends the run with CMD's status."""
+    ends the run with STATUS, else with CMD's status."""
     r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        raise HarnessError(f"{os.path.basename(cmd[0])} failed", r.returncode)
+        raise HarnessError(f"{os.path.basename(cmd[0])} failed", status or r.returncode)
     return r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
 
 
@@ -781,7 +783,7 @@ def resolve_kernel(flavour, need_headers):
     info = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
     kbuild = info["STOCK_KDIR"]
     if need_headers:
-        kbuild = last_line([os.path.join(TOP, "tools/stock-kernels.sh"), "--headers", flavour])
+        kbuild = last_line([os.path.join(TOP, "tools/stock-kernels.sh"), "--headers", flavour], 2)
     return Kernel(info["STOCK_VMLINUZ"], info["STOCK_KVER"], info["STOCK_MODULES"], kbuild,
                   STOCK_BOOT)
 
@@ -889,10 +891,7 @@ def run_pair_main(argv):
     ap.add_argument("-a", dest="prov_a", choices=("rxe", "sroce"), help="VM A's provider")
     ap.add_argument("-b", dest="prov_b", choices=("rxe", "sroce"), help="VM B's provider")
     ap.add_argument("-1", dest="single", action="store_true", help="VM A only, no peer")
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit:
-        raise HarnessError("usage", 2) from None
+    args = ap.parse_args(argv)
     if not (args.script_a and (args.script_b or args.single) and args.out):
         ap.print_usage(sys.stderr)
         return 2
@@ -978,8 +977,7 @@ def main(argv):
     try:
         return COMMANDS[argv[0]](argv[1:])
     except HarnessError as e:
-        if str(e) != "usage":
-            print(e, file=sys.stderr)
+        print(e, file=sys.stderr)
         return e.status
     except subprocess.CalledProcessError as e:
         print(f"{os.path.basename(str(e.cmd[0]))} failed ({e.returncode})", file=sys.stderr)

@@ -32,7 +32,7 @@ judges those.  A run that never ended (a hung guest, a panic) has no
 result line, and fails there, as do the ones after it.
 
 A kernel report before /init ran (seen under TCG: an early IRQ's KASAN
-report) boots the pair once more, as run-pair.sh does.
+report) boots the pair once more, as run-pair.sh does (vm.boot_retrying).
 """
 import argparse
 import os
@@ -45,7 +45,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import pair  # noqa: E402
+import vm  # noqa: E402
 
 BARRIER_PORT = 19700
 ROOTFS_ORDER = ["base", "full", "pyverbs"]
@@ -103,26 +103,12 @@ def plan(books):
     budget = sum(int(m["timeout"]) for _, _, m in books)
     return {
         "kernel": first["kernel"], "mods": first["mods"], "rootfs": rootfs,
-        # The guest's own timeout is the budget less 30 s (pair.py); the
+        # The guest's own timeout is the budget less 30 s (vm.guest_budget); the
         # boot and the barriers get 120 s more.
         "timeout": budget + 120,
         "append_a": merge_params(books, "append_a"),
         "append_b": merge_params(books, "append_b"),
     }
-
-
-def cpio_of(root, dest):
-    """DEST: a gzipped newc cpio of the tree ROOT."""
-    names = subprocess.run(["find", ".", "-print0"], cwd=root, check=True,
-                           stdout=subprocess.PIPE).stdout
-    with open(dest, "wb") as f:
-        cp = subprocess.Popen(["cpio", "--null", "-o", "-H", "newc", "--quiet"], cwd=root,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        gz = subprocess.Popen(["gzip", "-1"], stdin=cp.stdout, stdout=f)
-        cp.stdout.close()
-        cp.communicate(names)
-        if gz.wait() != 0 or cp.returncode != 0:
-            raise GroupError(f"cannot pack {root}")
 
 
 def side_tree(books, side, work):
@@ -144,23 +130,8 @@ def side_tree(books, side, work):
             os.makedirs(s)
             open(os.path.join(s, "skip"), "w").close()
         with open(os.path.join(s, "budget"), "w") as f:
-            f.write(f"{max(int(meta['timeout']) - 30, 30)}\n")
+            f.write(f"{vm.guest_budget(int(meta['timeout']))}\n")
     return root
-
-
-def early_report(log):
-    """A kernel report on LOG before /init started (or with no /init at all)."""
-    pat = subprocess.run([os.path.join(HERE, "check-console.sh"), "--pattern"], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout.strip()
-    rx = re.compile(pat)
-    with open(log, "rb") as f:
-        for raw in f:
-            line = raw.decode("utf-8", "replace")
-            if "sroce-init: userspace started" in line:
-                return False
-            if rx.search(line):
-                return True
-    return False
 
 
 END_RX = re.compile(r"SROCE-SUITE-END ([0-9]{2}) rc=([0-9]+)")
@@ -276,37 +247,20 @@ def split(gdir, books):
 
 
 def boot(gdir, books):
+    """Boot the pair once for BOOKS (vm.boot_retrying); 0 if both VMs
+    powered off in time."""
     p = plan(books)
-    base = subprocess.run([os.path.join(HERE, "mkinitramfs.sh"), p["rootfs"]], check=True,
-                          stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
-    work = tempfile.mkdtemp()
-    try:
-        initrds = {}
+    base = vm.base_image(p["rootfs"])
+    with tempfile.TemporaryDirectory() as work:
+        vms = []
         for side in ("A", "B"):
-            root = side_tree(books, side, work)
-            cpio_of(root, os.path.join(work, f"{side}.cpio.gz"))
-            initrds[side] = os.path.join(work, f"initrd-{side}.cpio.gz")
-            with open(initrds[side], "wb") as out:
-                for part in (base, p["mods"], os.path.join(work, f"{side}.cpio.gz")):
-                    with open(part, "rb") as f:
-                        shutil.copyfileobj(f, out)
-        logs = {s: os.path.join(gdir, f"{s}.log") for s in ("a", "b")}
+            img = vm.initrd([base, p["mods"]], side_tree(books, side, work), work, side)
+            vms.append(vm.Vm(side, img, os.path.join(gdir, f"{side.lower()}.log"),
+                             p[f"append_{side.lower()}"]))
         print(f"group: {len(books)} runs, one boot of {p['kernel']} ({p['rootfs']} image), "
               f"budget {p['timeout']} s", file=sys.stderr)
-        for attempt in (1, 2):
-            rc = pair.boot(p["kernel"], initrds["A"], logs["a"], initrds["B"], logs["b"],
-                           os.path.join(gdir, "link.pcap"), p["timeout"], p["append_a"],
-                           p["append_b"])
-            if attempt == 1 and any(early_report(logs[s]) for s in logs):
-                print("group: kernel report during boot, before /init; booting the pair again",
-                      file=sys.stderr)
-                for s in logs:
-                    shutil.copy(logs[s], os.path.join(gdir, f"{s}.boot1.log"))
-                continue
-            break
-        return rc
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        return vm.boot_retrying(p["kernel"], vms, p["timeout"], "group",
+                                pcap=os.path.join(gdir, "link.pcap"))
 
 
 def main():
@@ -320,7 +274,8 @@ def main():
         books = bookings(gdir)
         rc = 0 if args.split else boot(gdir, books)
         split(gdir, books)
-    except (GroupError, subprocess.CalledProcessError, OSError, KeyError, ValueError) as e:
+    except (GroupError, vm.HarnessError, subprocess.CalledProcessError, OSError, KeyError,
+            ValueError) as e:
         print(f"group: {e}", file=sys.stderr)
         return 2
     return rc

@@ -1,0 +1,547 @@
+#!/usr/bin/env python3
+"""Unit tests of tools/testvm/vm.py, the VM harness, with no VM: the QEMU
+command line, the image builder on a temporary cache with fake packages
+and modules, the deadline and the stalls with a fake QEMU (a script that
+writes a console and sleeps), the console rules with planted reports, the
+run-vm CLI end to end and the bookings group.py reads.
+
+    python3 tools/testvm/vm_test.py      (prints "vm-check: P passed, F failed")
+"""
+import gzip
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import group  # noqa: E402
+import vm  # noqa: E402
+
+CLEAN = ["Linux version 6.1", "rcu: \tRCU lockdep checking is enabled.",
+         "kmemleak: Kernel memory leak detector initialized", vm.INIT_STARTED,
+         "SROCE-RESULT rc=0"]
+# Real report lines, each matched by only one rule of check-console (the
+# lockdep ones as older kernels print them, without "WARNING:").
+PLANTED = {
+    "Oops": "Oops: 0000 [#1] PREEMPT SMP",
+    "BUG:": "BUG: sleeping function called from invalid context at mm/slab.h:1",
+    "WARNING:": "WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x0/0x1",
+    "Kernel panic": "Kernel panic - not syncing: Fatal exception",
+    "KASAN:": "KASAN: null-ptr-deref in range [0x0000000000000008-0x000000000000000f]",
+    "UBSAN:": "UBSAN: shift-out-of-bounds in net/x.c:1:2",
+    "possible recursive locking": "[ INFO: possible recursive locking detected ]",
+    "possible circular locking": "[ INFO: possible circular locking dependency detected ]",
+    "inconsistent lock state": "[ INFO: inconsistent lock state ]",
+    "INFO: task .* blocked": "INFO: task kworker/0:1:12 blocked for more than 120 seconds.",
+    "unreferenced object": "unreferenced object 0xffff888003a1b000 (size 64):",
+    "general protection fault": "general protection fault, probably for non-canonical address",
+    "Call Trace:": " Call Trace:",
+    "kmemleak: .*new suspected": "kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)",
+}
+# And the first lines of the reports as the debug kernel prints them.
+REPORTS = list(PLANTED.values()) + [
+    "BUG: KASAN: slab-out-of-bounds in sroce_resp_rx+0x1/0x2",
+    "WARNING: possible circular locking dependency detected",
+    "WARNING: possible recursive locking detected",
+    "WARNING: inconsistent lock state",
+]
+
+
+class Tmp(unittest.TestCase):
+    """A test with a temporary directory, self.tmp."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, name, text, mode=0o644):
+        p = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, mode)
+        return p
+
+
+class Console(Tmp):
+    def test_a_clean_log_passes(self):
+        self.assertEqual(vm.console_reports(CLEAN), [])
+        self.assertTrue(vm.check_console(self.write("c.log", "\n".join(CLEAN) + "\n")))
+
+    def test_every_rule_catches_its_own_report(self):
+        self.assertEqual(sorted(vm.REPORT_RULES), sorted(PLANTED))
+        for rule, line in PLANTED.items():
+            with self.subTest(rule=rule):
+                self.assertEqual([r for r in vm.REPORT_RULES if re.search(r, line)], [rule])
+                self.assertEqual(vm.console_reports(CLEAN + [line]), [(len(CLEAN) + 1, line)])
+
+    def test_every_report_kind_is_caught(self):
+        for report in REPORTS:
+            with self.subTest(report=report):
+                log = self.write("r.log", "\n".join(CLEAN + [report]) + "\n")
+                self.assertEqual(vm.console_reports(vm.read_lines(log)),
+                                 [(len(CLEAN) + 1, report)])
+                self.assertFalse(vm.check_console(log))
+
+    def test_the_shim_says_so_by_its_status(self):
+        sh = os.path.join(HERE, "check-console.sh")
+        clean = self.write("c.log", "\n".join(CLEAN) + "\n")
+        bad = self.write("b.log", "\n".join(CLEAN + [REPORTS[1]]) + "\n")
+        run = lambda log: subprocess.run([sh, log], stderr=subprocess.PIPE, text=True)  # noqa
+        self.assertEqual(run(clean).returncode, 0)
+        r = run(bad)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("check-console: kernel reported a problem", r.stderr)
+        self.assertIn(f"{len(CLEAN) + 1}:{REPORTS[1]}", r.stderr)
+
+    def test_a_missing_log_fails(self):
+        self.assertFalse(vm.check_console(os.path.join(self.tmp, "none.log")))
+
+    def test_early_reports_are_those_before_init(self):
+        before = self.write("1.log", "\n".join([REPORTS[0]] + CLEAN) + "\n")
+        after = self.write("2.log", "\n".join(CLEAN + [REPORTS[0]]) + "\n")
+        no_init = self.write("3.log", "Linux version 6.1\n" + REPORTS[0] + "\n")
+        self.assertTrue(vm.early_report(before))
+        self.assertFalse(vm.early_report(after))
+        self.assertTrue(vm.early_report(no_init))
+        self.assertFalse(vm.early_report(os.path.join(self.tmp, "none.log")))
+
+    def test_the_last_result_marker_counts(self):
+        log = self.write("r.log", "SROCE-RESULT rc=0\n[ 1.0] x SROCE-RESULT rc=7\r\n")
+        self.assertEqual(vm.result_rc(log), 7)
+        self.assertIsNone(vm.result_rc(self.write("n.log", "Linux\n")))
+
+
+class QemuCmd(unittest.TestCase):
+    def opt(self, cmd, name):
+        return cmd[cmd.index(name) + 1]
+
+    def test_one_default_set(self):
+        cmd = vm.qemu_cmd("/k/bz", "/i.gz", "/l.log", 570)
+        self.assertEqual(cmd[0], "qemu-system-x86_64")
+        self.assertEqual(self.opt(cmd, "-machine"), "q35")
+        self.assertEqual(self.opt(cmd, "-smp"), "1")
+        self.assertEqual(self.opt(cmd, "-m"), "1536")
+        self.assertEqual(self.opt(cmd, "-kernel"), "/k/bz")
+        self.assertEqual(self.opt(cmd, "-initrd"), "/i.gz")
+        self.assertEqual(self.opt(cmd, "-serial"), "file:/l.log")
+        self.assertEqual(self.opt(cmd, "-nic"), "none")
+        self.assertIn("-no-reboot", cmd)
+        append = self.opt(cmd, "-append").split()
+        for word in ("console=ttyS0", "panic=-1", "oops=panic", "loglevel=5",
+                     "sroce_init.timeout=570", "rcupdate.rcu_cpu_stall_timeout=300"):
+            self.assertIn(word, append)
+
+    def test_the_link_and_the_callers_choices(self):
+        cmd = vm.qemu_cmd("/k/bz", "/i.gz", "/l.log", 30, machine="pc", smp=2, memory=2048,
+                          loglevel=4, append="sroce.x=1", net_fd=7, mac="52:54:00:5e:00:0b",
+                          extra=["-object", "filter-dump"])
+        self.assertEqual(self.opt(cmd, "-machine"), "pc")
+        self.assertEqual(self.opt(cmd, "-smp"), "2")
+        self.assertEqual(self.opt(cmd, "-m"), "2048")
+        self.assertNotIn("-nic", cmd)
+        self.assertEqual(self.opt(cmd, "-netdev"), "socket,id=n0,fd=7")
+        self.assertEqual(self.opt(cmd, "-device"), "virtio-net-pci,netdev=n0,mac=52:54:00:5e:00:0b")
+        self.assertEqual(cmd[-2:], ["-object", "filter-dump"])
+        append = self.opt(cmd, "-append").split()
+        self.assertEqual(append[-1], "sroce.x=1")
+        self.assertIn("loglevel=4", append)
+
+    def test_the_guest_budget(self):
+        self.assertEqual(vm.guest_budget(600), 570)
+        self.assertEqual(vm.guest_budget(40), 30)
+
+
+def fake_deb(dest, name, files):
+    """DEST/NAME_1.0_amd64.deb holding FILES {path: (text, mode)}."""
+    tree = tempfile.mkdtemp()
+    try:
+        os.makedirs(os.path.join(tree, "DEBIAN"))
+        with open(os.path.join(tree, "DEBIAN/control"), "w") as f:
+            f.write(f"Package: {name}\nVersion: 1.0\nArchitecture: amd64\n"
+                    "Maintainer: t <t@t>\nDescription: fake\n")
+        for path, (text, mode) in files.items():
+            p = os.path.join(tree, path)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "w") as f:
+                f.write(text)
+            os.chmod(p, mode)
+        deb = os.path.join(dest, f"{name}_1.0_amd64.deb")
+        subprocess.run(["dpkg-deb", "--root-owner-group", "-b", tree, deb], check=True,
+                       stdout=subprocess.DEVNULL)
+        return deb
+    finally:
+        shutil.rmtree(tree)
+
+
+def unpack(cpio_gz, dest):
+    """Unpack the first archive of a cpio.gz into DEST."""
+    os.makedirs(dest, exist_ok=True)
+    with gzip.open(cpio_gz) as f:
+        data = f.read()
+    subprocess.run(["cpio", "-idm", "--quiet", "--no-absolute-filenames"], cwd=dest, input=data,
+                   check=True)
+    return dest
+
+
+FAKE_BUSYBOX = "#!/bin/sh\n[ \"$1\" = --list-full ] && printf 'bin/sh\\nusr/bin/ls\\nsbin/ifconfig\\n'\n"
+
+
+class Images(Tmp):
+    def test_cpio_round_trip(self):
+        root = os.path.join(self.tmp, "root")
+        self.write("root/sroce/run.sh", "#!/bin/sh\n", 0o755)
+        self.write("root/sroce/modules", "a.ko\n")
+        os.symlink("sroce/run.sh", os.path.join(root, "link"))
+        out = vm.cpio_gz(root, os.path.join(self.tmp, "out", "p.cpio.gz"))
+        self.assertEqual(os.listdir(os.path.dirname(out)), ["p.cpio.gz"])   # no temporaries
+        with gzip.open(out) as f:
+            self.assertEqual(f.read(6), b"070701")      # newc, which the kernel unpacks
+        got = unpack(out, os.path.join(self.tmp, "x"))
+        self.assertTrue(os.stat(os.path.join(got, "sroce/run.sh")).st_mode & stat.S_IXUSR)
+        self.assertEqual(os.readlink(os.path.join(got, "link")), "sroce/run.sh")
+        with open(os.path.join(got, "sroce/modules")) as f:
+            self.assertEqual(f.read(), "a.ko\n")
+
+    def test_a_failed_write_leaves_the_old_file_and_no_temporary(self):
+        dest = self.write("c/img", "old")
+
+        def fill(tmp):
+            with open(tmp, "w") as f:
+                f.write("half")
+            raise RuntimeError("interrupted")
+        with self.assertRaises(RuntimeError):
+            vm.write_atomically(dest, fill)
+        self.assertEqual(os.listdir(os.path.dirname(dest)), ["img"])
+        with open(dest) as f:
+            self.assertEqual(f.read(), "old")
+
+    def test_the_initrd_is_the_parts_then_the_payload(self):
+        base, mods = self.write("base", "BASE"), self.write("mods", "MODS")
+        root = vm.sroce_tree(os.path.join(self.tmp, "root"), self.write("s.sh", "echo"),
+                             mods=[self.write("m/b.ko", "b"), self.write("m/a.ko", "a")],
+                             files=[self.write("f/data", "d")], settings={"role": "A\n"})
+        img = vm.initrd([base, mods], root, self.tmp, "A")
+        with open(img, "rb") as f:
+            data = f.read()
+        self.assertTrue(data.startswith(b"BASEMODS"))
+        got = os.path.join(self.tmp, "got")
+        with open(os.path.join(self.tmp, "p.gz"), "wb") as f:
+            f.write(data[8:])
+        unpack(os.path.join(self.tmp, "p.gz"), got)
+        with open(os.path.join(got, "sroce/modules")) as f:
+            self.assertEqual(f.read(), "b.ko\na.ko\n")      # insmod'ed in the order given
+        for name in ("a.ko", "b.ko", "data", "role"):
+            self.assertTrue(os.path.exists(os.path.join(got, "sroce", name)), name)
+        self.assertTrue(os.access(os.path.join(got, "sroce/run.sh"), os.X_OK))
+
+    def base(self, init, downloads):
+        return vm.base_image("base", os.path.join(self.tmp, "cache"), pkgs=["fakebox"],
+                             init=init, install=lambda pkgs: None,
+                             download=lambda debs, pkgs: downloads.append(pkgs))
+
+    def test_the_base_image_from_packages(self):
+        debs = os.path.join(self.tmp, "cache", "debs")
+        os.makedirs(debs)
+        fake_deb(debs, "fakebox", {"bin/busybox": (FAKE_BUSYBOX, 0o755),
+                                   "usr/share/doc/x": ("doc", 0o644)})
+        init = self.write("init", "#!/bin/sh\necho init\n")
+        downloads = []
+        img = self.base(init, downloads)
+        self.assertEqual(downloads, [["fakebox"]])
+        self.assertTrue(img.startswith(os.path.join(self.tmp, "cache", "initramfs", "base-")))
+        got = unpack(img, os.path.join(self.tmp, "x"))
+        self.assertEqual(os.readlink(os.path.join(got, "bin")), "usr/bin")   # merged /usr
+        self.assertTrue(os.path.isfile(os.path.join(got, "usr/bin/busybox")))
+        self.assertEqual(os.readlink(os.path.join(got, "usr/bin/ls")), "/usr/bin/busybox")
+        self.assertEqual(os.readlink(os.path.join(got, "usr/sbin/ifconfig")), "/usr/bin/busybox")
+        self.assertFalse(os.path.islink(os.path.join(got, "usr/bin/busybox")))
+        with open(os.path.join(got, "init")) as f:
+            self.assertEqual(f.read(), "#!/bin/sh\necho init\n")
+        self.assertTrue(os.access(os.path.join(got, "init"), os.X_OK))
+        for d in ("proc", "sys", "dev", "tmp", "sroce"):
+            self.assertTrue(os.path.isdir(os.path.join(got, d)), d)
+        with open(os.path.join(got, "etc/passwd")) as f:
+            self.assertTrue(f.read().startswith("root:x:0:0:"))
+        # Cached: no second download; another /init is another image.
+        self.assertEqual(self.base(init, downloads), img)
+        self.assertEqual(len(downloads), 1)
+        self.write("init", "#!/bin/sh\necho other\n")
+        self.assertNotEqual(self.base(init, downloads), img)
+        self.assertEqual(len(os.listdir(os.path.join(self.tmp, "cache", "initramfs"))), 2)
+
+    def test_an_unknown_image_flavour_is_refused(self):
+        with self.assertRaises(vm.HarnessError):
+            vm.base_packages("huge")
+
+    def fake_kdir(self):
+        kdir = os.path.join(self.tmp, "kernel")
+        self.write("kernel/include/config/kernel.release", "6.1.99-test\n")
+        self.write("kernel/.done", "")
+        return kdir
+
+    def test_a_build_trees_key_is_the_one_modroot_sh_gave_it(self):
+        kdir = self.fake_kdir()
+        ko = self.write("sroce.ko", "module")
+        kind, ver, out = vm.mod_root_target(kdir, [ko])
+        old = subprocess.run(["bash", "-c", 'k=$1; shift; { echo "$k"; stat -c %Y "$k/.done"; '
+                              'for m; do sha256sum "$m"; done; } | sha256sum | cut -c1-12',
+                              "-", kdir, ko], stdout=subprocess.PIPE, text=True).stdout.strip()
+        self.assertEqual((kind, ver, out),
+                         ("tree", "6.1.99-test", os.path.join(kdir, f"modroot-{old}.cpio.gz")))
+        self.write("sroce.ko", "another module")
+        self.assertNotEqual(vm.mod_root_target(kdir, [ko])[2], out)
+
+    def test_a_stock_tree_must_be_root_lib_modules_ver(self):
+        mdir = os.path.join(self.tmp, "root/lib/modules/6.1.0-1-amd64")
+        for f in ("modules.dep", "modules.order"):
+            self.write(os.path.join(mdir, f), "")
+        kind, ver, out = vm.mod_root_target(mdir, [])
+        self.assertEqual((kind, ver), ("stock", "6.1.0-1-amd64"))
+        self.assertEqual(os.path.dirname(out), os.path.join(self.tmp, "root"))
+        os.rename(os.path.join(self.tmp, "root/lib"), os.path.join(self.tmp, "root/lob"))
+        with self.assertRaises(vm.HarnessError):
+            vm.mod_root_target(os.path.join(self.tmp, "root/lob/modules/6.1.0-1-amd64"), [])
+        with self.assertRaises(vm.HarnessError):
+            vm.mod_root_target(self.tmp, [])
+
+    def test_the_module_root_has_the_extras_under_updates(self):
+        ver = "6.1.99-test"
+
+        def fill(mods):
+            os.makedirs(os.path.join(mods, ver, "kernel"))
+            for f in ("modules.order", "modules.builtin", "modules.builtin.modinfo"):
+                open(os.path.join(mods, ver, f), "w").close()
+        extras = [self.write("b/sroce_v2.ko", "x"), self.write("b/kunit.ko.xz", "y")]
+        names = {extras[0]: "sroce", extras[1]: "sroce_kunit"}
+        out = vm.build_mod_root(os.path.join(self.tmp, "c", "m.cpio.gz"), ver, fill, extras,
+                                name_of=names.get)
+        got = unpack(out, os.path.join(self.tmp, "x"))
+        upd = os.path.join(got, "usr/lib/modules", ver, "updates")
+        self.assertEqual(sorted(os.listdir(upd)), ["sroce.ko", "sroce_kunit.ko.xz"])
+        self.assertTrue(os.path.exists(os.path.join(got, "usr/lib/modules", ver, "modules.dep")))
+
+
+# A stand-in for qemu-system-x86_64: writes $FAKE_CONSOLE to its serial
+# file, copies its initrd to $FAKE_INITRD, writes its pid to
+# $FAKE_PIDS/<pid>, sends "hi" on its netdev socket and logs what it
+# receives, then sleeps $FAKE_SLEEP and exits.  SIGTERM: it logs
+# "terminated" and exits, or with $FAKE_WEDGED it carries on.
+FAKE_QEMU = r'''#!/usr/bin/env python3
+import os, re, shutil, signal, socket, sys, time
+a = sys.argv[1:]
+opt = lambda n: a[a.index(n) + 1] if n in a else None
+log = opt("-serial")[len("file:"):]
+
+
+def term(*_):
+    if not os.environ.get("FAKE_WEDGED"):
+        with open(log, "a") as f:
+            f.write("terminated\n")
+        sys.exit(1)
+
+
+signal.signal(signal.SIGTERM, term)
+open(os.path.join(os.environ["FAKE_PIDS"], str(os.getpid())), "w").close()
+if os.environ.get("FAKE_INITRD"):
+    shutil.copy(opt("-initrd"), os.environ["FAKE_INITRD"])
+with open(log, "a") as f:
+    f.write("cmdline: " + opt("-append") + "\n" + os.environ.get("FAKE_CONSOLE", ""))
+    nd = opt("-netdev")
+    if nd:
+        s = socket.socket(fileno=int(re.search(r"fd=([0-9]+)", nd).group(1)))
+        s.sendall(b"hi")
+        s.settimeout(2)
+        try:
+            f.write("link: " + s.recv(16).decode() + "\n")
+        except OSError:
+            f.write("link: nothing\n")
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+'''
+
+
+class FakeQemu(Tmp):
+    """Tests that run the harness with FAKE_QEMU first on PATH."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("bin/qemu-system-x86_64", FAKE_QEMU, 0o755)
+        os.makedirs(os.path.join(self.tmp, "pids"))
+        self.env = dict(os.environ)
+        os.environ["PATH"] = os.path.join(self.tmp, "bin") + os.pathsep + os.environ["PATH"]
+        os.environ["FAKE_PIDS"] = os.path.join(self.tmp, "pids")
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.env)
+        super().tearDown()
+
+    def assert_none_left(self):
+        for pid in os.listdir(os.path.join(self.tmp, "pids")):
+            with self.assertRaises(ProcessLookupError, msg=f"fake QEMU {pid} still runs"):
+                os.kill(int(pid), 0)
+
+    def read(self, name):
+        with open(os.path.join(self.tmp, name)) as f:
+            return f.read()
+
+
+class Boot(FakeQemu):
+    def vms(self, *names):
+        return [vm.Vm(n, "/dev/null", os.path.join(self.tmp, f"{n.lower()}.log"), f"x.{n}=1")
+                for n in names]
+
+    def test_vms_that_power_off_in_time(self):
+        os.environ["FAKE_CONSOLE"] = "SROCE-RESULT rc=0\n"
+        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 20, poll=0.05), 0)
+        a, b = self.read("a.log"), self.read("b.log")
+        self.assertIn("link: hi", a)        # each got what the other sent
+        self.assertIn("link: hi", b)
+        self.assertIn("sroce_init.timeout=30 ", a)
+        self.assertTrue(a.split("\n")[0].endswith("x.A=1"))
+        self.assertTrue(b.split("\n")[0].endswith("x.B=1"))
+        self.assert_none_left()
+
+    def test_a_lone_vm_talks_to_nobody(self):
+        self.assertEqual(vm.boot("/k", self.vms("A"), 20, poll=0.05), 0)
+        self.assertIn("link: nothing", self.read("a.log"))
+        self.assertEqual(vm.boot("/k", self.vms("A"), 20, link=False, poll=0.05), 0)
+        self.assertNotIn("link:", self.read("a.log").split("cmdline", 2)[2])
+
+    def test_the_deadline_stops_them_all(self):
+        os.environ["FAKE_SLEEP"] = "60"
+        t0 = time.monotonic()
+        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 2, poll=0.05), 1)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assert_none_left()
+        for log in ("a.log", "b.log"):         # asked to stop first (QEMU flushes its files)
+            self.assertTrue(self.read(log).endswith("terminated\n"))
+
+    def test_a_wedged_qemu_is_killed(self):
+        os.environ["FAKE_SLEEP"] = "60"
+        os.environ["FAKE_WEDGED"] = "1"
+        t0 = time.monotonic()
+        self.assertEqual(vm.boot("/k", self.vms("A"), 2, poll=0.05), 1)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assert_none_left()
+
+    def test_a_planted_stall_stops_that_vm(self):
+        sleeper = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        try:
+            log = self.write("b.log", "SROCE-PLANT-STALL B 400\nSROCE-PLANT-STALL B 70000\n")
+            planter = vm.Planter({"B": (log, sleeper)})
+            state = []
+            seen = threading.Timer(0.2, lambda: state.append(proc_state(sleeper.pid)))
+            seen.start()
+            t0 = time.monotonic()
+            planter.poll()
+            took = time.monotonic() - t0
+            seen.join()
+            self.assertEqual(state, ["T"])            # stopped while it lasted
+            self.assertGreaterEqual(took, 0.4)      # the 70 s one is refused
+            self.assertLess(took, 5)
+            planter.poll()                          # seen once only
+            self.assertLess(time.monotonic() - t0, 5)
+            self.assertIsNone(sleeper.poll())
+            self.assertNotEqual(proc_state(sleeper.pid), "T")   # running again
+        finally:
+            vm.stop([sleeper], grace=0)
+
+
+def proc_state(pid):
+    """The state letter of a process (R, S, T for stopped ...)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+class RunVm(FakeQemu):
+    def run_vm(self, console, *more):
+        os.environ["FAKE_CONSOLE"] = console
+        os.environ["FAKE_INITRD"] = os.path.join(self.tmp, "seen.cpio.gz")
+        self.write("k/arch/x86/boot/bzImage", "")
+        args = ["-k", os.path.join(self.tmp, "k"), "-s", self.write("s.sh", "#!/bin/sh\n"),
+                "-i", self.write("base.cpio.gz", "BASE"), "-l", os.path.join(self.tmp, "c.log")]
+        return vm.run_vm_main(args + list(more))
+
+    def test_the_scripts_status(self):
+        self.assertEqual(self.run_vm("SROCE-RESULT rc=3\n", "-t", "20"), 3)
+        with open(os.path.join(self.tmp, "seen.cpio.gz"), "rb") as f:
+            self.assertEqual(f.read(4), b"BASE")
+        log = self.read("c.log")
+        for word in ("loglevel=4", "quiet", "sroce_init.timeout=30"):
+            self.assertIn(word, log)
+        self.assertEqual(self.run_vm("SROCE-RESULT rc=0\n", "-t", "20"), 0)
+
+    def test_a_report_fails_a_passing_script(self):
+        self.assertEqual(self.run_vm(REPORTS[0] + "\nSROCE-RESULT rc=0\n", "-t", "20"), 1)
+
+    def test_no_marker_fails(self):
+        self.assertEqual(self.run_vm("Kernel died quietly\n", "-t", "20"), 1)
+
+    def test_a_hung_vm_fails(self):
+        os.environ["FAKE_SLEEP"] = "60"
+        self.assertEqual(self.run_vm("SROCE-RESULT rc=0\n", "-t", "2"), 1)
+        self.assert_none_left()
+
+    def test_no_kernel_is_a_usage_error(self):
+        with self.assertRaises(vm.HarnessError):
+            vm.run_vm_main(["-k", self.tmp, "-s", "x"])
+
+
+class Bookings(Tmp):
+    def test_a_booking_is_what_group_py_reads(self):
+        gdir = os.path.join(self.tmp, "g")
+        trees = {}
+        for side in ("A", "B"):
+            trees[side] = vm.pair_tree(os.path.join(self.tmp, side), side,
+                                       self.write("s.sh", "#!/bin/sh\n"), [], "sroce", False)
+        meta = {"out": "/o/x", "kernel": "/k", "mods": "/m", "rootfs": "full", "timeout": 660,
+                "single": 0, "append_b": "sroce.a=1"}
+        d0 = vm.book(gdir, trees, meta)
+        d1 = vm.book(gdir, {"A": trees["A"]}, dict(meta, out="/o/y", single=1))
+        self.assertEqual([os.path.basename(d) for d in (d0, d1)], ["00", "01"])
+        books = group.bookings(gdir)
+        self.assertEqual(books[0][2], {k: str(v) for k, v in meta.items()})
+        self.assertEqual(group.plan(books)["timeout"], 2 * 660 + 120)
+        for f in ("role", "provider", "guest-lib.sh", "run.sh"):
+            self.assertTrue(os.path.exists(os.path.join(d0, "B", f)), f)
+        self.assertFalse(os.path.exists(os.path.join(d1, "B")))
+        self.assertEqual(vm.find_booking(gdir, "/o/y"), d1)
+        self.assertIsNone(vm.find_booking(gdir, "/o"))
+
+    def test_a_replay_judges_both_consoles(self):
+        self.write("a.log", "\n".join(CLEAN) + "\n")
+        self.write("b.log", "\n".join(CLEAN) + "\n")
+        self.assertEqual(vm.judge(self.tmp, ["A", "B"]), 0)
+        self.write("b.log", "\n".join(CLEAN[:-1]) + "\nSROCE-RESULT rc=2\n")
+        self.assertEqual(vm.judge(self.tmp, ["A", "B"]), 1)
+        self.assertEqual(vm.judge(self.tmp, ["A"]), 0)
+        os.unlink(os.path.join(self.tmp, "a.log"))
+        self.assertEqual(vm.judge(self.tmp, ["A"]), 1)
+
+    def test_module_parameters(self):
+        self.assertEqual(vm.param_list("ack_span_max=0 mode=a,b"),
+                         ["sroce.ack_span_max=0", "sroce.mode=a,b"])
+        for bad in ("Ack=1", "x", "x=1;reboot"):
+            with self.assertRaises(vm.HarnessError):
+                vm.param_list(bad)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    res = unittest.TextTestRunner(verbosity=2).run(suite)
+    failed = len(res.failures) + len(res.errors)
+    passed = res.testsRun - failed - len(res.skipped)
+    print(f"vm-check: {passed} passed, {failed + len(res.skipped)} failed")
+    sys.exit(0 if failed == 0 and not res.skipped else 1)

@@ -56,6 +56,7 @@ fuzz             -      host  tools/utest/run.sh fuzz ${FUZZ_SECONDS:-30}
 bench            -      host  tools/utest/run.sh bench-check
 console-check    -      host  tools/testvm/check-console-selftest.sh
 group-check      -      host  tools/deps.sh tshark && python3 tools/testvm/group_test.py
+vm-check         -      host  tools/deps.sh cpio kmod && python3 tools/testvm/vm_test.py
 stalls-check     -      host  python3 tools/ackrate/stalls_test.py
 rc-plan-check    -      host  python3 tools/testvm/rc_plan_test.py
 rc-verdict-check -      host  python3 tools/ackrate/rc_verdict_test.py

@@ -45,6 +45,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import pcapslice  # noqa: E402
 import vm  # noqa: E402
 
 BARRIER_PORT = 19700
@@ -181,30 +182,16 @@ def split_console(log, names):
 def barrier_frames(pcap, names):
     """{name: the frame number of VM A's last SYN to its barrier port}."""
     ports = {BARRIER_PORT + int(n): n for n in names}
-    flt = ("ip.src == 10.0.0.1 && tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.dstport in {"
-           + ",".join(str(p) for p in ports) + "}")
-    r = subprocess.run(["tshark", "-r", pcap, "-n", "-Y", flt, "-T", "fields", "-e", "frame.number",
-                        "-e", "tcp.dstport"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                       text=True)
-    found = {}
-    for line in r.stdout.splitlines():
-        f = line.split()
-        if len(f) == 2 and int(f[1]) in ports:
-            found[ports[int(f[1])]] = int(f[0])	# the last one wins
-    return found
+    return {ports[p]: n for p, n in pcapslice.barriers(pcap, "10.0.0.1", ports).items()}
 
 
 def split_pcap(pcap, names, dests):
-    """Each booking's frames, from its barrier to the next, into DESTS[name]."""
-    starts = barrier_frames(pcap, names)
-    for k, name in enumerate(names):
-        if name not in starts:
-            continue
-        first = starts[name]
-        nxt = [starts[n] for n in names[k + 1:] if n in starts]
-        flt = f"frame.number >= {first}" + (f" && frame.number < {nxt[0]}" if nxt else "")
-        subprocess.run(["tshark", "-r", pcap, "-n", "-Y", flt, "-F", "pcap", "-w", dests[name]],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Each booking's frames, from its barrier to the next, into DESTS[name]
+    (pcapslice.py: two passes over the capture, no dissector)."""
+    try:
+        pcapslice.write_slices(pcap, barrier_frames(pcap, names), dests)
+    except pcapslice.PcapError as e:
+        print(f"group: {pcap}: {e}; no capture slices", file=sys.stderr)
 
 
 def split(gdir, books):

@@ -269,6 +269,44 @@ def count_files(files, legacy=False, status=None):
     return c
 
 
+def run_unittests(module, name):
+    """Run MODULE's unittest cases as a KTAP document on stdout (one result
+    per test, a failure's traceback as diagnostics), then its count line
+    "NAME: P passed, F failed"; returns the exit status for sys.exit."""
+    import unittest
+    loader = unittest.defaultTestLoader
+
+    def flat(suite):
+        for t in suite:
+            if isinstance(t, unittest.TestSuite):
+                yield from flat(t)
+            else:
+                yield t
+    tests = list(flat(loader.loadTestsFromModule(module)))
+    print("KTAP version 1")
+    print("1..%d" % len(tests))
+    c = Counts()
+    for i, t in enumerate(tests, 1):
+        r = unittest.TestResult()
+        t.run(r)
+        bad = r.failures + r.errors
+        desc = t.id().split(".", 1)[-1]
+        if bad:
+            c.problem(desc)
+            print("not ok %d %s" % (i, desc))
+            for _, tb in bad:
+                for line in tb.splitlines():
+                    print("# " + line)
+        elif r.skipped:
+            c.skipped += 1
+            print("ok %d %s # SKIP %s" % (i, desc, r.skipped[0][1].replace("\n", " ")))
+        else:
+            c.passed += 1
+            print("ok %d %s" % (i, desc))
+    print(c.line(name))
+    return 0 if c.ok() else 1
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sp = ap.add_subparsers(dest="cmd", required=True)

@@ -163,6 +163,16 @@ class Emitter(unittest.TestCase):
         self.assertEqual(out.splitlines()[1], "1..2")
         self.assertEqual(count(out), (0, 2, 0))
 
+    def test_run(self):
+        # A command's own document nested as a subtest, its result by its
+        # exit status: a failing exit under passing subtests still fails.
+        out, rc = self.run_sh('ktap_begin; ktap_run good sh -c "echo KTAP version 1; echo ok 1 a; '
+                              'echo 1..1"; ktap_run bad sh -c "echo KTAP version 1; echo ok 1 b; '
+                              'exit 3"; echo "st=$?"; ktap_end')
+        self.assertIn("st=3", out)
+        self.assertNotEqual(rc, 0)
+        self.assertEqual(count(out), (2, 1, 0))
+
     def test_subtest(self):
         out, _ = self.run_sh("ktap_begin 1; ktap_ok x; ktap_end")
         path = "/tmp/ktap_test_sub.%d" % os.getpid()
@@ -177,19 +187,4 @@ class Emitter(unittest.TestCase):
 
 if __name__ == "__main__":
     # KTAP out, so that run-tests.sh counts this stage like the others.
-    print("KTAP version 1")
-    tests = list(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
-    flat = [t for suite in tests for t in suite]
-    print("1..%d" % len(flat))
-    n_fail = 0
-    for i, t in enumerate(flat, 1):
-        r = unittest.TestResult()
-        t.run(r)
-        bad = r.failures + r.errors
-        print("%s %d %s" % ("not ok" if bad else "ok", i, t.id().split(".", 1)[1]))
-        for _, tb in bad:
-            n_fail += 1
-            for line in tb.splitlines():
-                print("# " + line)
-    print("ktap-check: %d passed, %d failed" % (len(flat) - n_fail, n_fail))
-    sys.exit(1 if n_fail else 0)
+    sys.exit(ktap.run_unittests(sys.modules[__name__], "ktap-check"))

@@ -10,6 +10,9 @@
 #   ktap_skip DESC WHY      ok N DESC # SKIP WHY
 #   ktap_check RC DESC      ok if RC is 0, else not ok
 #   ktap_diag TEXT...       a diagnostic line, "# TEXT"
+#   ktap_run NAME CMD...    CMD's own KTAP document (stdout and stderr),
+#                           indented as a subtest as it prints, then its
+#                           result NAME by CMD's exit status (returned)
 #   ktap_end                the plan, at the end, if ktap_begin had no N;
 #                           fails if any result was "not ok"
 # The results are numbered in a file ($KTAP_STATE, one line per result),
@@ -33,8 +36,16 @@ ktap_check() {
 	if [ "$1" -eq 0 ]; then shift; ktap_ok "$*"; else shift; ktap_fail "$*"; fi
 }
 ktap_diag() { echo "$*" | sed 's/^/# /'; }
+ktap_run() {
+	_ktap_name=$1
+	shift
+	{ "$@"; echo $? >"$KTAP_STATE.rc"; } 2>&1 | sed 's/^/    /'
+	read -r _ktap_rc <"$KTAP_STATE.rc"
+	ktap_check "$_ktap_rc" "$_ktap_name"
+	return "$_ktap_rc"
+}
 ktap_end() {
-	[ -n "$KTAP_PLAN" ] || echo "1..$(wc -l <"$KTAP_STATE" | tr -d ' ')"
+	[ -n "${KTAP_PLAN:-}" ] || echo "1..$(wc -l <"$KTAP_STATE" | tr -d ' ')"
 	! grep -q '^not ok' "$KTAP_STATE"
 }
 [ -z "${KTAP_ONLY:-}" ] || return 0

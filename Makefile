@@ -143,13 +143,23 @@ CHECKPATCH ?= $(shell tools/testvm/build-kernel.sh --source | tail -n1)/scripts/
 
 style:
 	@test -f "$(CHECKPATCH)" || { echo "style: no checkpatch.pl ($(CHECKPATCH))"; exit 1; }
-	$(CHECKPATCH) --no-tree --strict --terse --show-types \
+	@# KTAP (tools/ktap.py counts it): one result per checkpatch run.
+	@mkdir -p build
+	@echo "KTAP version 1"; echo "1..2"
+	@$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,EXPORT_SYMBOL,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
-		-f drivers/sroce/*.[ch] drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.c
-	# The case tables are shared with userspace: fixed-width C types, a table DSL.
-	$(CHECKPATCH) --no-tree --strict --terse --show-types \
+		-f drivers/sroce/*.[ch] drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.c >build/style-1.log; \
+		r=$$?; sed 's/^/# /' build/style-1.log; \
+		echo "$$([ $$r = 0 ] || echo 'not ')ok 1 checkpatch: the driver, KUnit and tools/kverbs" >build/style.ktap
+	@tail -n1 build/style.ktap
+	@# The case tables are shared with userspace: fixed-width C types, a table DSL.
+	@$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,PREFER_KERNEL_TYPES,OPEN_ENDED_LINE,COMPLEX_MACRO \
-		-f kunit/cases/*.[ch]
+		-f kunit/cases/*.[ch] >build/style-2.log; \
+		r=$$?; sed 's/^/# /' build/style-2.log; \
+		echo "$$([ $$r = 0 ] || echo 'not ')ok 2 checkpatch: the case tables (kunit/cases)" >>build/style.ktap
+	@tail -n1 build/style.ktap
+	@{ echo "KTAP version 1"; echo "1..2"; cat build/style.ktap; } | python3 tools/ktap.py count --name style
 
 test:
 	tools/run-tests.sh

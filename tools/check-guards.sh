@@ -17,8 +17,9 @@
 # replaced by the probe: the probe gets exactly the rule, flags and guards
 # of a core object.  The probes run in parallel.
 #   tools/check-guards.sh [KDIR]     default: the debug test kernel
-# Prints "check-guards: ok: NAME" per probe, "check-guards: FAIL: ..." on
-# stderr for each failure, then "check-guards: P passed, F failed".
+# Prints "check-guards: FAIL: ..." and the tail of its build log on
+# stderr for each failure, then a KTAP document of the probes' verdicts and
+# its count, "check-guards: P passed, F failed".
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=${1:-$("$top/tools/testvm/build-kernel.sh" debug | tail -n1)}
@@ -85,7 +86,11 @@ for i in "${!names[@]}"; do
 	pids+=($!)
 done
 
-fails=0
+# The probes' verdicts, in KTAP (tools/testvm/guest-lib.sh's emitter; the
+# reasons for a failure on stderr), counted by tools/ktap.py.
+KTAP_ONLY=1 . "$top/tools/testvm/guest-lib.sh"
+KTAP_STATE=$work/ktap.state
+ktap_begin ${#names[@]} >"$work/guards.ktap"
 for i in "${!names[@]}"; do
 	name=${names[$i]} expect=${expects[$i]} log=$work/$i/log obj=$work/$i/drivers/sroce/core/probe.o
 	built=1
@@ -94,20 +99,21 @@ for i in "${!names[@]}"; do
 		# The control: it built, through the C++ rule and its guard.
 		if [ $built = 1 ] && grep -q "CXXCHK .*/probe.o" "$log" &&
 			nm "$obj" | grep -q ' T .*sroce_guard_control'; then
-			echo "check-guards: ok: $name"
+			ktap_ok "$name" >>"$work/guards.ktap"
 			continue
 		fi
-		echo "check-guards: FAIL: $name: the scratch build does not build a core object:" >&2
+		why="the scratch build does not build a core object"
 	elif [ $built = 1 ]; then
-		echo "check-guards: FAIL: $name built" >&2
+		why="built"
 	elif ! grep -qE "$expect" "$log"; then
-		echo "check-guards: FAIL: $name failed without '$expect':" >&2
+		why="failed without '$expect'"
 	else
-		echo "check-guards: ok: $name"
+		ktap_ok "$name" >>"$work/guards.ktap"
 		continue
 	fi
+	echo "check-guards: FAIL: $name: $why:" >&2
 	tail -n 5 "$log" >&2
-	fails=$((fails + 1))
+	ktap_fail "$name: $why" >>"$work/guards.ktap"
 done
-echo "check-guards: $((${#names[@]} - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+cat "$work/guards.ktap"
+python3 "$top/tools/ktap.py" count --name check-guards "$work/guards.ktap"

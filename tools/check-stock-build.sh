@@ -28,13 +28,21 @@
 # W=1 warning planted, is compiled alone (a kbuild single target, W=1)
 # against the first tree, and the warning must get through the filter.
 #   tools/check-stock-build.sh [TREE...]     default: all five
-# Prints "stock-build: P passed, F failed".
+# Prints a KTAP document of its checks as it goes (also to
+# build/stock/stock-build.ktap), then its count by tools/ktap.py,
+# "stock-build: P passed, F failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/stock
-pass=0 fail=0
-ok() { echo "stock-build: ok: $*"; pass=$((pass + 1)); }
-bad() { echo "stock-build: FAIL: $*"; fail=$((fail + 1)); }
+mkdir -p "$out"
+KTAP_ONLY=1 . "$top/tools/testvm/guest-lib.sh"
+KTAP_STATE=$out/stock-build.state
+doc=$out/stock-build.ktap
+ktap_begin >"$doc"	# the plan at the end
+cat "$doc"
+fail=0	# failures so far: a tree whose checks all passed is cached
+ok() { ktap_ok "$*" >>"$doc"; tail -n1 "$doc"; }
+bad() { ktap_fail "$*" >>"$doc"; tail -n1 "$doc"; fail=$((fail + 1)); }
 
 # What each tree has.
 declare -A expect=(
@@ -248,5 +256,6 @@ else
 	cat "$out/selftest.log" 2>/dev/null
 	bad "the warning check missed an unused variable added to main.c"
 fi
-echo "stock-build: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+ktap_end >>"$doc"
+tail -n1 "$doc"
+python3 "$top/tools/ktap.py" count --name stock-build "$doc"

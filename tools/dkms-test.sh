@@ -11,13 +11,27 @@
 #      installed are copied to build/dkms/<KVER>/sroce.ko, the module the
 #      stock-kernel VM runs load; then purged, which removes them.
 # Headers: Debian's 6.1 and 6.12 (tools/stock-kernels.sh).  Needs root.
-#   tools/dkms-test.sh         prints "dkms: P passed, F failed"
+#   tools/dkms-test.sh         prints a KTAP document of its checks as it
+#                              goes (also to build/dkms-test.ktap), then
+#                              its count, "dkms: P passed, F failed"
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-pass=0 fail=0
-ok() { echo "dkms: ok: $*"; pass=$((pass + 1)); }
-bad() { echo "dkms: FAIL: $*"; fail=$((fail + 1)); }
+mkdir -p build
+KTAP_ONLY=1 . "$top/tools/testvm/guest-lib.sh"
+KTAP_STATE=$top/build/dkms-test.state
+doc=$top/build/dkms-test.ktap
+ktap_begin >"$doc"	# the plan at the end
+cat "$doc"
+ok() { ktap_ok "$*" >>"$doc"; tail -n1 "$doc"; }
+bad() { ktap_fail "$*" >>"$doc"; tail -n1 "$doc"; }
+# finish: the plan, and tools/ktap.py's count of the document.
+finish() {
+	ktap_end >>"$doc"
+	tail -n1 "$doc"
+	python3 "$top/tools/ktap.py" count --name dkms "$doc"
+	exit
+}
 check() {	# check WHAT CMD...
 	local what=$1
 	shift
@@ -28,10 +42,10 @@ kdirs=() kvers=()
 for l in "${kernels[@]}"; do
 	read -r name kv _ _ <<<"$l"
 	kvers+=("$kv")
-	kdirs+=("$(tools/stock-kernels.sh --headers "$name")") || { echo "dkms: 0 passed, 1 failed"; exit 1; }
+	kdirs+=("$(tools/stock-kernels.sh --headers "$name")") || { bad "the headers of $name"; finish; }
 done
 tools/deps.sh dkms dpkg-dev debhelper dh-dkms build-essential kmod xz-utils zstd ||
-	{ echo "dkms: 0 passed, 1 failed"; exit 1; }
+	{ bad "the packages DKMS needs install"; finish; }
 ver=$(sed -n '1s/^sroce (\([^)]*\)).*/\1/p' debian/changelog)
 out=$top/build/dkms
 rm -rf "$out"
@@ -134,5 +148,4 @@ for kv in "${kvers[@]}"; do
 	check "$kv: the DKMS-built module is kept for the VM runs" vermagic_is "$out/$kv/sroce.ko" "$kv"
 done
 check "dpkg --purge removes the source" test ! -e "/usr/src/sroce-$ver"
-echo "dkms: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

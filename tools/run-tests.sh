@@ -4,7 +4,8 @@
 # Installs its packages, builds or reuses the cached debug test kernel,
 # fetches or reuses Debian's stock kernels and headers, builds each module
 # once per kernel, then runs the stages of the table below in order.
-# Every stage ends with a line "<stage>: P passed, F failed"; the run ends
+# Every stage prints KTAP (tools/ktap.py counts each stage's log: see
+# stage()) and ends with a line "<stage>: P passed, F failed"; the run ends
 # with a table of the time each stage and step took, then the total, one
 # line, and exits non-zero if anything failed.  Logs: build/logs/<stage>.log.
 #
@@ -61,6 +62,7 @@ stalls-check     -      host  python3 tools/ackrate/stalls_test.py
 rc-plan-check    -      host  python3 tools/testvm/rc_plan_test.py
 rc-verdict-check -      host  python3 tools/ackrate/rc_verdict_test.py
 pcapslice-check  -      host  tools/deps.sh tshark && python3 tools/testvm/pcapslice_test.py
+ktap-check       -      host  python3 tools/ktap_test.py
 stock-build      -      host  tools/check-stock-build.sh
 guards           debug  host  tools/check-guards.sh
 style            -      host  make -s style
@@ -105,13 +107,15 @@ stage() {
 	echo "== $name" >&2
 	"$@" >"$logs/$name.log" 2>&1
 	rc=$?
-	line=$(grep -E '^[a-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -n1)
-	if [ -n "$line" ]; then
-		p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
-		f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
-	else
-		p=$((rc == 0)) f=$((rc != 0))
-	fi
+	# The stage's KTAP, counted by tools/ktap.py (with its reasons for
+	# failures that are no result, e.g. a truncated document, in
+	# NAME.count.log); a stage that prints no KTAP yet counts by its
+	# legacy "name: P passed, F failed" line, or by its exit status.
+	line=$(python3 tools/ktap.py count --legacy --status $rc --name "$name" "$logs/$name.log" \
+		2>"$logs/$name.count.log")
+	p=$(sed -nE 's/.*: ([0-9]+) passed.*/\1/p' <<<"$line")
+	f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
+	[ -n "$p" ] && [ -n "$f" ] || p=0 f=1
 	[ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=1
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
@@ -120,6 +124,7 @@ stage() {
 	if [ "$f" -ne 0 ]; then
 		failed_stages+=("$name")
 		tail -n 25 "$logs/$name.log" | sed 's/^/   | /' >&2
+		grep -v ': counted by its ' "$logs/$name.count.log" | head -n 10 | sed 's/^/   | /' >&2
 	fi
 }
 

@@ -580,6 +580,35 @@ def target_lines(data, names, wls, pairings):
     return out
 
 
+def ktap_results(failures, names, pairings, nrounds):
+    """The checks as KTAP results, (ok, description, why): one per workload,
+    pairing and round, failed by the FAILURES that name it ("<workload>/
+    <pairing> round <k>: ..."); each failure that names no workload (a
+    run failed, not run) one failed result of its own."""
+    results, used = [], set()
+    for k in range(1, nrounds + 1):
+        for p in pairings:
+            for n in names:
+                where = f"{n}/{p} round {k}"
+                mine = [f for f in failures if f.startswith(where + ":")]
+                used.update(mine)
+                results.append((not mine, where, "; ".join(f[len(where) + 2:] for f in mine)))
+    for f in failures:
+        if f not in used:
+            where, _, why = f.partition(": ")
+            results.append((False, where, why))
+    return results
+
+
+def ktap_document(results):
+    """A KTAP document (version 1, tools/ktap.py counts it) of RESULTS."""
+    yield "KTAP version 1"
+    yield f"1..{len(results)}"
+    for i, (ok, where, why) in enumerate(results, 1):
+        desc = where.replace("#", "_")
+        yield f"{'ok' if ok else 'not ok'} {i} {desc}" + (f" # {why}" if why else "")
+
+
 def failures_of(outdir, per_round, names, pairings, wls, notes=None):
     """The checks that fail the run, each on every round on its own.  What
     a VM standing still for the QP's timeout explains (stalls.py: a failed
@@ -768,8 +797,11 @@ def main():
         print("compare: note:", n)
     for f in failures:
         print("compare: FAIL:", f)
-    checked = len(names) * len(pairings) * nrounds
-    print(f"compare: {max(0, checked - len(failures))} passed, {len(failures)} failed")
+    results = ktap_results(failures, names, pairings, nrounds)
+    for line in ktap_document(results):
+        print(line)
+    nfail = sum(1 for ok, _, _ in results if not ok)
+    print(f"compare: {len(results) - nfail} passed, {nfail} failed")
     charts(outdir, nrounds, data, names, pairings, wls)
     return 1 if failures else 0
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * common.c - sub-test bookkeeping and its INTEGRITY lines, opcode names
+ * common.c - sub-test bookkeeping and its KTAP result lines, opcode names
  * and clocks, for every part of sroce_integrity.
  */
 #define _GNU_SOURCE
@@ -33,7 +33,7 @@ struct subtest subtests[ST_COUNT] = {
 
 unsigned my_side;
 
-/* Appended to a sub-test's INTEGRITY line if set (e.g. "received 290/300"). */
+/* Appended to a sub-test's result line if set (e.g. "received 290/300"). */
 char st_note[ST_COUNT][96];
 
 /* Record a failure of sub-test st; the first one becomes its reason. */
@@ -55,7 +55,13 @@ void fail(int st, const char *fmt, ...)
 	t->nfail++;
 }
 
-/* Print the INTEGRITY line of sub-test st (once). */
+/* KTAP results printed so far: the number of the next one less one. */
+static unsigned ktap_results;
+
+/*
+ * Print the KTAP result line of sub-test st (once): "ok N name", with its
+ * note as diagnostic data after a '#', or "not ok N name # reason".
+ */
 void report(int st)
 {
 	struct subtest *t = &subtests[st];
@@ -64,14 +70,21 @@ void report(int st)
 	if (t->reported || !(t->sides & my_side))
 		return;
 	t->reported = true;
+	ktap_results++;
 	if (t->nfail == 0)
-		printf("INTEGRITY %s PASS%s%s\n", t->name, *note ? " " : "", note);
+		printf("ok %u %s%s%s\n", ktap_results, t->name, *note ? " # " : "", note);
 	else if (t->nfail == 1)
-		printf("INTEGRITY %s FAIL %s%s%s\n", t->name, t->reason,
+		printf("not ok %u %s # %s%s%s\n", ktap_results, t->name, t->reason,
 		       *note ? "; " : "", note);
 	else
-		printf("INTEGRITY %s FAIL %s (+%u more)%s%s\n", t->name, t->reason,
-		       t->nfail - 1, *note ? "; " : "", note);
+		printf("not ok %u %s # %s (+%u more)%s%s\n", ktap_results, t->name,
+		       t->reason, t->nfail - 1, *note ? "; " : "", note);
+}
+
+/* The KTAP results printed, for the plan at the end. */
+unsigned reported_subtests(void)
+{
+	return ktap_results;
 }
 
 /* Fail and report every sub-test of this side not reported yet. */

@@ -91,7 +91,7 @@ struct subtest {
 
 extern struct subtest subtests[ST_COUNT];
 extern unsigned my_side;
-/* Appended to a sub-test's INTEGRITY line if set (e.g. "received 290/300"). */
+/* Appended to a sub-test's result line if set (e.g. "received 290/300"). */
 extern char st_note[ST_COUNT][96];
 /* Why the control connection (or the run) was given up. */
 extern char abort_reason[256];
@@ -100,6 +100,7 @@ void fail(int st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void report(int st);
 void report_rest(const char *why);
 unsigned failed_subtests(void);
+unsigned reported_subtests(void);
 
 const char *wr_op_name(enum ibv_wr_opcode op);
 const char *wc_op_name(enum ibv_wc_opcode op);

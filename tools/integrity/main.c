@@ -27,17 +27,18 @@
  * usable, so after a transport failure (error completion, timeout) both
  * sides skip the remaining phases instead of hanging.
  *
- * Output: "INTEGRITY <name> PASS" or "INTEGRITY <name> FAIL <reason>" per
- * sub-test of this side, "INTEGRITY-PEER PASS|FAIL ..." (informational,
- * what the peer reported) and "INTEGRITY RESULT PASS|FAIL".  The exit
- * status is 0 only if every sub-test of this side passed.
+ * Output: a KTAP document (version 1, as the kernel's ktap.rst, counted by
+ * tools/ktap.py): "ok N <name>" or "not ok N <name> # <reason>" per
+ * sub-test of this side, "# peer: ..." (informational, what the peer
+ * reported), and the plan "1..N" at the end.  The exit status is 0 only if
+ * every sub-test of this side passed.
  *
  * -m MODE picks an error-path scenario instead of the integrity sequence
  * (both sides must use the same mode): rnr, bad_rkey, oob_write, oob_read,
  * destroy_qp, misaligned_atomic, malformed (these two send hand-built
  * packets through a raw socket, inject.c), resize_cq, hostile, mr_access,
  * the requester error modes (retry_exc ... armed), or idle (connect, then
- * wait until killed).  Each prints "INTEGRITY <mode> PASS|FAIL <reason>"
+ * wait until killed).  Each prints the result of sub-test <mode>
  * between the setup and teardown lines; see modes.c (the table),
  * mode_resp.c, mode_wire.c, mode_req.c and mode_sq.c.
  *
@@ -46,8 +47,8 @@
  * messages, SEND[_WITH_IMM] and RDMA_WRITE_WITH_IMM into one server slot
  * each.  Lost messages are expected (UC never retransmits); every message
  * that completes must be whole, in place and in order, and nothing else
- * may be written.  It prints "INTEGRITY uc_send|uc_write PASS|FAIL ...
- * received R/N"; see mode_uc.c.
+ * may be written.  It prints the results of uc_send and uc_write, "...
+ * # received R/N"; see mode_uc.c.
  *
  * -R (--rdma-cm) connects the RC QP pair through rdma_cm (librdmacm, so
  * the Makefile links -lrdmacm) instead of the INIT/RTR/RTS transitions
@@ -103,8 +104,8 @@ static void usage(FILE *f, const char *prog)
 		"                (not with -m or -P)\n"
 		"  -h, --help    this text\n"
 		"\n"
-		"Prints 'INTEGRITY <name> PASS|FAIL <reason>' per sub-test, then\n"
-		"'INTEGRITY RESULT PASS|FAIL'; exit status 0 only if all passed.\n");
+		"Prints KTAP: 'ok N <name>' or 'not ok N <name> # <reason>' per\n"
+		"sub-test, then the plan '1..N'; exit status 0 only if all passed.\n");
 }
 
 static bool parse_num(const char *s, long min, long max, long *out)
@@ -258,6 +259,7 @@ int main(int argc, char **argv)
 	r = parse_args(c, argc, argv);
 	if (r >= 0)
 		return r;
+	printf("KTAP version 1\n");
 	my_side = c->server ? SRV : CLI;
 	select_subtests(c->mode);
 	printf("# sroce_integrity %s: device %s, GID index %d%s%s%s\n",
@@ -299,10 +301,9 @@ int main(int argc, char **argv)
 	    msg_recv(c, "RESULT", &peer_fail, 1, NULL))
 		goto aborted;
 	if (peer_fail)
-		printf("INTEGRITY-PEER FAIL peer reported %" PRIu64 " failed sub-tests\n",
-		       peer_fail);
+		printf("# peer: reported %" PRIu64 " failed sub-tests\n", peer_fail);
 	else
-		printf("INTEGRITY-PEER PASS\n");
+		printf("# peer: all passed\n");
 done:
 	teardown(c);
 	report(ST_TEARDOWN);
@@ -315,6 +316,6 @@ aborted:
 out:
 	report_rest(abort_reason);
 	nfail = failed_subtests();
-	printf("INTEGRITY RESULT %s\n", nfail ? "FAIL" : "PASS");
+	printf("1..%u\n", reported_subtests());
 	return nfail ? 1 : 0;
 }

@@ -18,9 +18,12 @@
  *     under the reply's QPN and Q_Key; the server checks each one's GRH
  *     flag, source QPN (the client's, from the request's private data),
  *     length and bytes.
- * Every byte is checked.  Each check prints
- *	KCM <role> <check> PASS		or	KCM <role> <check> FAIL <why>
- * and the last line is "KCM <role> RESULT PASS|FAIL (P passed, F failed)".
+ * Every byte is checked.  The module prints a KTAP document (version 1,
+ * the kernel's ktap.rst; tools/ktap.py counts it), at pr_info:
+ *	KTAP version 1
+ *	ok N <role> <check>	or	not ok N <role> <check> # <why>
+ * one line per check, and the plan "1..N" at the end (the count of checks
+ * depends on how far the run gets).
  * The load succeeds once the run is over (the log is the verdict), and
  * everything is freed before init returns.  No wait is longer than
  * KCM_TIMEOUT_S, but the server's for its client (KCM_ACCEPT_S).
@@ -121,10 +124,11 @@ static bool kcm_report(struct kcm *k, const char *check, bool ok)
 {
 	if (ok) {
 		k->pass++;
-		pr_info("KCM %s %s PASS\n", k->role, check);
+		pr_info("ok %u %s %s\n", k->pass + k->fail, k->role, check);
 	} else {
 		k->fail++;
-		pr_info("KCM %s %s FAIL %s\n", k->role, check, k->why[0] ? k->why : "(no detail)");
+		pr_info("not ok %u %s %s # %s\n", k->pass + k->fail, k->role, check,
+			k->why[0] ? k->why : "(no detail)");
 	}
 	k->why[0] = '\0';
 	return ok;
@@ -438,7 +442,7 @@ static bool kcm_listen(struct kcm *k, enum rdma_ucm_port_space ps, u16 port)
 	}
 	if (ret)
 		return kcm_fail(k, "bind/listen on port %u: %d", port, ret);
-	pr_info("KCM %s NOTE listening on port %u\n", k->role, port);
+	pr_info("# %s listening on port %u\n", k->role, port);
 	return kcm_await(k, RDMA_CM_EVENT_CONNECT_REQUEST, KCM_ACCEPT_S);
 }
 
@@ -668,6 +672,7 @@ static int __init kcm_init(void)
 	if (!k)
 		return -ENOMEM;
 	k->role = kcm_server ? "server" : "client";
+	pr_info("KTAP version 1\n");
 	init_completion(&k->ev_done);
 	init_completion(&k->disconnected);
 	if (kcm_server) {
@@ -679,8 +684,8 @@ static int __init kcm_init(void)
 		k->ud = true;
 		kcm_client_ud(k);
 	}
-	pr_info("KCM %s RESULT %s (%u passed, %u failed)\n", k->role,
-		k->fail || !k->pass ? "FAIL" : "PASS", k->pass, k->fail);
+	pr_info("# %s: %u passed, %u failed\n", k->role, k->pass, k->fail);
+	pr_info("1..%u\n", k->pass + k->fail);
 	kfree(k);
 	return 0;
 }

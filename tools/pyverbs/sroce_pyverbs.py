@@ -104,9 +104,10 @@ Reached event at all):
                 IBV_EVENT_QP_LAST_WQE_REACHED (IBA 11.6.3.1), which
                 ib_drain_qp() waits for on an SRQ's QP
 
-Prints "PYVERBS <check> PASS" or "PYVERBS <check> FAIL <why>" per check
-(server) and "PYVERBS RESULT PASS|FAIL"; the exit status is 0 only if all
-passed.  Blocking waits (completion and async events) time out after
+The server prints a KTAP document (version 1, the kernel's ktap.rst;
+tools/ktap.py counts it): "ok N <check>" or "not ok N <check> # <why>" per
+check, and the plan "1..N" at the end; the exit status is 0 only if all
+passed.  The client prints no result of its own.  Blocking waits (completion and async events) time out after
 EVENT_TIMEOUT_S via SIGALRM.
 """
 import argparse
@@ -305,7 +306,7 @@ def client(args):
             ch.send(ok=True, result=result)
         except (Check, PyverbsError) as ex:
             ch.send(ok=False, why=str(ex))
-    print("PYVERBS RESULT PASS (client; the server reports the checks)")
+    print("pyverbs: client done (the server reports the checks)")
     return 0
 
 
@@ -356,11 +357,12 @@ class Server:
     def run(self, name, fn):
         try:
             fn()
-            print(f"PYVERBS {name} PASS", flush=True)
+            print(f"ok {len(self.results) + 1} {name}", flush=True)
             self.results.append(True)
         except (Check, PyverbsError, Timeout, ConnectionError, OSError,
                 subprocess.SubprocessError) as ex:
-            print(f"PYVERBS {name} FAIL {type(ex).__name__}: {ex}", flush=True)
+            why = f"{type(ex).__name__}: {ex}".replace("\n", " ").replace("#", "_")
+            print(f"not ok {len(self.results) + 1} {name} # {why}", flush=True)
             self.results.append(False)
         finally:
             signal.alarm(0)
@@ -372,6 +374,7 @@ class Server:
         return r.get("result")
 
     def main(self):
+        print("KTAP version 1", flush=True)
         s = Side(self.args, server=True)
         self.s = s
         self.run("device", self.device)
@@ -408,7 +411,7 @@ class Server:
         except OSError:
             pass
         ok = all(self.results)
-        print(f"PYVERBS RESULT {'PASS' if ok else 'FAIL'}", flush=True)
+        print(f"1..{len(self.results)}", flush=True)
         return 0 if ok else 1
 
     def device(self):

@@ -7,8 +7,8 @@ fail=0
 check() {	# check "what" command...
 	what=$1
 	shift
-	if "$@" >/tmp/check.out 2>&1; then echo "device-test: ok: $what"; else
-		echo "device-test: FAIL: $what"; cat /tmp/check.out; fail=1; fi
+	if "$@" >/tmp/check.out 2>&1; then ktap_ok "$what"; else
+		ktap_fail "$what"; ktap_diag "$(cat /tmp/check.out)"; fail=1; fi
 }
 not() { ! "$@"; }
 port_state() { cat /sys/class/infiniband/sroce0/ports/1/state; }
@@ -31,6 +31,8 @@ if [ "$ROLE" = A ]; then
 	exit 0
 fi
 
+# VM B's checks, in KTAP (guest-lib.sh), the plan at the end.
+ktap_begin
 modprobe ib_uverbs || exit 11
 check "rdma link add autoloads sroce" rdma link add sroce0 type sroce netdev eth0
 check "sroce module loaded" grep -q '^sroce ' /proc/modules
@@ -187,7 +189,8 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	cat /sys/kernel/debug/kmemleak
 	check "kmemleak reports nothing after unload" not grep -q unreferenced /sys/kernel/debug/kmemleak
 else
-	echo "device-test: skipped: kmemleak scan (this kernel has no CONFIG_DEBUG_KMEMLEAK)"
+	ktap_skip "kmemleak scan" "this kernel has no CONFIG_DEBUG_KMEMLEAK"
 fi
+ktap_end
 echo "device-test: done, fail=$fail"
 exit $fail

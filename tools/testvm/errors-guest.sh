@@ -4,14 +4,15 @@
 # and checks sroce's counters around each; VM A runs the matching clients
 # on stock rxe (misaligned_atomic and malformed send hand-built packets
 # from a raw socket).  Then VM B tears the device down while an idle client is
-# connected.  Prints "errors-test: ok: ..." / "errors-test: FAIL: ...".
+# connected.  Prints KTAP (guest-lib.sh): its checks, and each run of the
+# tool, whose own KTAP document is a subtest.
 . /sroce/guest-lib.sh
 T=/sroce/sroce_integrity
 MODES="rnr bad_rkey oob_write oob_read destroy_qp misaligned_atomic malformed resize_cq
 	hostile mr_access"
 fail=0
-ok() { echo "errors-test: ok: $*"; }
-bad() { echo "errors-test: FAIL: $*"; fail=1; }
+ok() { ktap_ok "$*"; }
+bad() { ktap_fail "$*"; fail=1; }
 
 # One fixed TCP port per mode keeps the two VMs in step: a client never
 # reaches the server of another mode; it retries the connect for 60 s.
@@ -25,14 +26,17 @@ port_of() {
 }
 
 net_up || exit 10
+ktap_begin	# the plan at the end; an early exit leaves it truncated
 
 if [ "$ROLE" = A ]; then
 	load_provider rxe || exit 11
 	for m in $MODES idle; do
 		echo "errors-test: client $m"
-		$T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP" || fail=1
+		ktap_run "client $m" $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP" ||
+			fail=1
 	done
 	dump_stats end
+	ktap_end
 	exit $fail
 fi
 
@@ -87,7 +91,7 @@ for m in $MODES; do
 		else bad "cannot enable tracepoint sroce:sroce_response"; fi
 	fi
 	snap "before.$m"
-	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")"; then
+	if ktap_run "server $m" $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")"; then
 		label "$m"; ok "$lab: server side completed"
 	else
 		label "$m"; bad "$lab: server side failed"
@@ -187,6 +191,7 @@ fi
 [ -e /tmp/del.rc ] && wait
 if [ -e "/sys/class/infiniband/$DEV" ]; then bad "device $DEV still present"; else ok "device $DEV gone"; fi
 if rmmod sroce; then ok "rmmod sroce"; else bad "rmmod sroce"; fi
-sed 's/^/idle-server: /' /tmp/idle.out
+sed 's/^/# idle-server: /' /tmp/idle.out
+ktap_end
 echo "errors-test: done, fail=$fail"
 exit $fail

@@ -9,8 +9,9 @@
 # NAK, READ response and ATOMIC ACK it counted as sent is on the wire, and
 # no other, under all that bad input.
 #   tools/testvm/errors-test.sh [normal|debug]
-# Prints "errors: P passed, F failed" (the tool's INTEGRITY lines of both
-# sides plus the guest checks); exit 0 only if all passed.
+# Prints a KTAP document: both guests' (their checks and each run of the
+# tool, a subtest) as subtests, and the host's checks; then its count,
+# "errors: P passed, F failed"; exit 0 only if all passed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -36,11 +37,14 @@ wire() {	# VM B's frames with these BTH opcodes (decimal)
 }
 capcheck() {	# NAME COUNTED ON-THE-WIRE [MIN]: equal, and at least MIN
 	if [ -n "$stats" ] && [ "$2" -eq "$3" ] && [ "$3" -ge "${4:-0}" ]; then
-		echo "errors-test: ok: counters agree with the capture: $1 ($2)"
+		ktap_ok "counters agree with the capture: $1 ($2)"
 	else
-		echo "errors-test: FAIL: counters disagree with the capture: $1: $2 counted, $3 on the wire"
+		ktap_fail "counters disagree with the capture: $1: $2 counted, $3 on the wire"
 	fi
 }
+pair_ktap_begin errors
+pair_ktap_guest vm-a "$out/a.log"
+pair_ktap_guest vm-b "$out/b.log"
 {
 	# The scenarios draw ACKs, NAKs and RNR NAKs; a READ that fails
 	# at transmit (oob_read, mr_access) goes out as a NAK, never as both.
@@ -48,11 +52,5 @@ capcheck() {	# NAME COUNTED ON-THE-WIRE [MIN]: equal, and at least MIN
 	capcheck "READ responses" "$(ctr resp_read_first resp_read_middle resp_read_last resp_read_only)" \
 		"$(wire 13 14 15 16)"
 	capcheck "ATOMIC ACKs" "$(ctr resp_atomic_ack)" "$(wire 18)"
-} >"$out/capture-check.txt"
-logs+=("$out/capture-check.txt")
-grep -a '^INTEGRITY .*FAIL\|^errors-test: FAIL: ' "${logs[@]}" >&2 || true
-okc=$(pair_grep_count '^errors-test: ok: ' "${logs[@]}")
-pass=$(($(pair_grep_count '^INTEGRITY [^R].* PASS' "${logs[@]}") + okc))
-fail=$(($(pair_grep_count '^INTEGRITY .* FAIL|^errors-test: FAIL: ' "${logs[@]}")))
-[ "$okc" -gt 0 ] || fail=$((fail + 1))	# the guest checks must have run
-pair_verdict errors $rc "$pass" "$fail"
+} >>"$ktap"
+pair_ktap_end errors $rc

@@ -7,24 +7,27 @@
 # run with them (that the passing one, booked after them, passes shows
 # it).  Without $SROCE_GROUP each run boots on its own.
 #   tools/testvm/group-selftest.sh [debug|deb6.1|deb6.12]
-# Prints "group-selftest: P passed, F failed".
+# Prints a KTAP document of the verdicts and its count, "group-selftest:
+# P passed, F failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 flav=${1:-debug}
-pass=0 fail=0
+# The verdicts, in KTAP (guest-lib.sh's emitter), counted by tools/ktap.py.
+mkdir -p "$top/build"
+doc=$top/build/group-selftest-$flav.ktap
+KTAP_STATE=$doc.state
+ktap_begin 4 >"$doc"
 judge() {	# judge NAME WANT(pass|fail) RC LOG
 	local got=pass
 	[ "$3" -eq 0 ] || got=fail
 	if [ "$got" = "$2" ]; then
-		echo "group-selftest: ok: the $1 run was judged $got"
-		pass=$((pass + 1))
+		ktap_ok "the $1 run was judged $got"
 	else
-		echo "group-selftest: FAIL: the $1 run was judged $got, not $2"
-		sed 's/^/  | /' "$4"
-		fail=$((fail + 1))
-	fi
+		ktap_fail "the $1 run was judged $got, not $2"
+		sed 's/^/# | /' "$4"
+	fi >>"$doc"
 }
 for run in fail report ok; do
 	pair_setup "group-selftest-$run" "$flav"
@@ -38,11 +41,9 @@ for run in fail report ok; do
 done
 # The report run failed for its report, not for something else.
 if grep -q 'check-console: kernel reported a problem' "$top/build/group-selftest-report-$flav/judge.log"; then
-	echo "group-selftest: ok: the planted report was found by check-console"
-	pass=$((pass + 1))
+	ktap_ok "the planted report was found by check-console"
 else
-	echo "group-selftest: FAIL: the report run did not fail on its report"
-	fail=$((fail + 1))
-fi
-echo "group-selftest: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+	ktap_fail "the report run did not fail on its report"
+fi >>"$doc"
+cat "$doc"
+python3 "$top/tools/ktap.py" count --name group-selftest "$doc"

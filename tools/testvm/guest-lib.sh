@@ -1,4 +1,55 @@
-# Sourced by guest scripts (busybox sh).  Network and RDMA set-up helpers.
+# Sourced by guest scripts (busybox sh).  Network and RDMA set-up helpers,
+# and the KTAP emitter of every test script, guest or host: a host script
+# sources this file with KTAP_ONLY=1 and gets only the emitter.
+#
+# KTAP (version 1, the kernel's Documentation/dev-tools/ktap.rst), counted
+# by tools/ktap.py:
+#   ktap_begin [N]          the header, and the plan if N is known up front
+#   ktap_ok DESC            ok N DESC
+#   ktap_fail DESC          not ok N DESC
+#   ktap_skip DESC WHY      ok N DESC # SKIP WHY
+#   ktap_check RC DESC      ok if RC is 0, else not ok
+#   ktap_diag TEXT...       a diagnostic line, "# TEXT"
+#   ktap_run NAME CMD...    CMD's own KTAP document (stdout and stderr),
+#                           indented as a subtest as it prints, then its
+#                           result NAME by CMD's exit status (returned)
+#   ktap_end                the plan, at the end, if ktap_begin had no N;
+#                           fails if any result was "not ok"
+# The results are numbered in a file ($KTAP_STATE, one line per result),
+# so that a subshell or a pipeline can print them too.
+ktap_begin() {
+	KTAP_STATE=${KTAP_STATE:-/tmp/ktap-state.$$}
+	: >"$KTAP_STATE"
+	KTAP_PLAN=${1:-}
+	echo "KTAP version 1"
+	[ -z "$KTAP_PLAN" ] || echo "1..$KTAP_PLAN"
+}
+ktap_result() {	# ok|"not ok" DESC [DIRECTIVE]
+	echo "$1" >>"$KTAP_STATE"
+	set -- "$1" "$(wc -l <"$KTAP_STATE" | tr -d ' ')" "$(printf %s "$2" | tr '#\n' '_ ')" "${3:-}"
+	echo "$1 $2 $3${4:+ # $4}"
+}
+ktap_ok() { ktap_result ok "$*"; }
+ktap_fail() { ktap_result "not ok" "$*"; }
+ktap_skip() { ktap_result ok "$1" "SKIP ${2:-}"; }
+ktap_check() {
+	if [ "$1" -eq 0 ]; then shift; ktap_ok "$*"; else shift; ktap_fail "$*"; fi
+}
+ktap_diag() { echo "$*" | sed 's/^/# /'; }
+ktap_run() {
+	_ktap_name=$1
+	shift
+	{ "$@"; echo $? >"$KTAP_STATE.rc"; } 2>&1 | sed 's/^/    /'
+	read -r _ktap_rc <"$KTAP_STATE.rc"
+	ktap_check "$_ktap_rc" "$_ktap_name"
+	return "$_ktap_rc"
+}
+ktap_end() {
+	[ -n "${KTAP_PLAN:-}" ] || echo "1..$(wc -l <"$KTAP_STATE" | tr -d ' ')"
+	! grep -q '^not ok' "$KTAP_STATE"
+}
+[ -z "${KTAP_ONLY:-}" ] || return 0
+
 # ROLE (from /sroce/role): A is 10.0.0.1, B is 10.0.0.2.  PROVIDER: the
 # RDMA provider this VM runs: /sroce/provider if given (run-pair.sh -a/-b),
 # else stock rxe on A and /sroce/responder (if given) on B.  /sroce/single

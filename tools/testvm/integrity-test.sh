@@ -11,7 +11,8 @@
 # the frames over with their payload in page frags, so sroce's non-linear
 # receive path (ICRC and placement with skb_copy_bits) carries every
 # byte; its rx_paged counter must show it.
-# Prints "integrity: P passed, F failed" (sub-tests of both sides).
+# Prints a KTAP document, both sides' (the tool's sub-tests) as subtests,
+# and its count, "integrity: P passed, F failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -30,7 +31,7 @@ rc=0
 "$here/run-pair.sh" -A "$here/integrity-guest.sh" -B "$here/integrity-guest.sh" -o "$out" \
 	-k "$flavour" -s "${ko_args[@]}" -t 900 -f "$top/tools/integrity/sroce_integrity" -f "$out/responder" \
 	"${extra[@]}" || rc=1
-logs=("$out/a.log" "$out/b.log")
-grep -a '^INTEGRITY .*FAIL' "${logs[@]}" >&2 || true
-pair_verdict integrity $rc "$(pair_grep_count '^INTEGRITY [^R].* PASS' "${logs[@]}")" \
-	"$(pair_grep_count '^INTEGRITY .* FAIL' "${logs[@]}")"
+pair_ktap_begin integrity
+pair_ktap_guest vm-a "$out/a.log"
+pair_ktap_guest vm-b "$out/b.log"
+pair_ktap_end integrity $rc

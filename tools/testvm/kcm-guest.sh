@@ -5,12 +5,16 @@
 # module as the client (peer=VM B's address of FAMILY, 4 or 6), VM B
 # provider SERVER and the module as the server; each round on its own
 # ports (18600 + 2 * the round's number, and the next).  The module prints
-# "KCM <role> <check> PASS|FAIL ..." at pr_info, below the console's
-# loglevel: each run's lines are copied from dmesg to the console.
+# a KTAP document at pr_info, below the console's loglevel: each run's is
+# copied from dmesg into this script's KTAP (guest-lib.sh), a subtest
+# "round N CLIENT-SERVER IPvF" whose result passes if the module's
+# document is whole, with a pass and no failure.  The rxe-rxe control's
+# goes in as diagnostics under one result of its own, "... (control)".
 . /sroce/guest-lib.sh
 M=/sroce/sroce_kcm.ko
 fail=0
 net_up || exit 10
+ktap_begin	# the plan at the end; an early exit leaves it truncated
 # insmod resolves no dependencies: rdma_cm (and ib_cm, iw_cm under it) first.
 modprobe rdma_cm || { echo "kcm-guest: cannot load rdma_cm"; exit 12; }
 n=0
@@ -19,11 +23,13 @@ while read -r round fam; do
 	client=${round%-*} server=${round#*-}
 	[ "$ROLE" = B ] && prov=$server || prov=$client
 	echo "KCM-ROUND $n $round IPv$fam"
+	name="round $n $round IPv$fam"
+	[ "$round" != rxe-rxe ] || name="$name (control)"
 	cur=${DEV:-}
 	case $cur in rxe0) curp=rxe ;; sroce0) curp=sroce ;; *) curp= ;; esac
 	if [ "$curp" != "$prov" ]; then
-		unload_provider || { echo "KCM-ROUND-FAIL $n cannot unload $DEV"; exit 11; }
-		load_provider "$prov" || { echo "KCM-ROUND-FAIL $n cannot load $prov"; fail=1; n=$((n + 1)); continue; }
+		unload_provider || { ktap_fail "$name: cannot unload $DEV"; exit 11; }
+		load_provider "$prov" || { ktap_fail "$name: cannot load $prov"; fail=1; n=$((n + 1)); continue; }
 	fi
 	port=$((18600 + 2 * n))
 	dmesg -c >/dev/null
@@ -36,14 +42,24 @@ while read -r round fam; do
 		[ "$fam" = 6 ] && addr=$PEER_IP6
 		set -- "peer=$addr" "port=$port"
 	fi
+	st=1
 	if insmod "$M" "$@"; then
-		dmesg | sed -n 's/.*sroce_kcm: \(KCM .*\)/\1/p' | sed "s/^KCM /KCM $n /"
-		rmmod sroce_kcm || { echo "kcm-guest: rmmod sroce_kcm failed"; fail=1; }
+		dmesg | sed -n 's/.*sroce_kcm: //p' >/tmp/kcm.out
+		# Whole (its plan), with a pass and no failure.
+		grep -q '^1\.\.' /tmp/kcm.out && grep -q '^ok ' /tmp/kcm.out &&
+			! grep -q '^not ok ' /tmp/kcm.out && st=0
+		rmmod sroce_kcm || { echo "kcm-guest: rmmod sroce_kcm failed"; fail=1; st=1; }
 	else
 		echo "kcm-guest: insmod sroce_kcm.ko $* failed"
-		dmesg | tail -n 5
+		dmesg | tail -n 5 >/tmp/kcm.out
 		fail=1
 	fi
+	if [ "$round" = rxe-rxe ]; then
+		sed 's/^/# /' /tmp/kcm.out
+	else
+		sed 's/^/    /' /tmp/kcm.out
+	fi
+	ktap_check $st "$name"
 	n=$((n + 1))
 done < /sroce/kcm-rounds
 unload_provider || fail=1
@@ -51,5 +67,6 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
 	cat /sys/kernel/debug/kmemleak
 fi
+ktap_end
 echo "kcm-guest: done, fail=$fail"
 exit $fail

@@ -8,10 +8,10 @@
 # 4), default sroce-sroce,sroce-sroce:6,rxe-sroce,rxe-sroce:6,sroce-rxe,
 # sroce-rxe:6,rxe-rxe: sroce at both ends and against stock rxe in both
 # directions, each over IPv4 and IPv6, and stock rxe at both ends, the
-# control that checks the test itself.  Prints
-# "kcm: P passed, F failed" over the checks of the rounds with sroce on
-# either end (both sides' KCM lines, and each side's RESULT line); the
-# rxe-rxe control must pass in full too, or the run fails.
+# control that checks the test itself.  Prints a KTAP document, both
+# sides' (each round a subtest, the module's checks; the rxe-rxe control
+# one result, which must pass) as subtests, and its count, "kcm: P
+# passed, F failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -39,26 +39,7 @@ kverbs_modules kcm
 rc=0
 "$here/run-pair.sh" -A "$here/kcm-guest.sh" -B "$here/kcm-guest.sh" -o "$out" -k "$flavour" -s \
 	"${ko_args[@]}" -t $((300 + 400 * n)) -f "$kvdir/sroce_kcm.ko" -f "$out/kcm-rounds" || rc=1
-for l in a b; do tr -d '\r' <"$out/$l.log" 2>/dev/null | grep -a '^KCM' >"$out/$l.kcm"; done
-# Per round: its name, and whether sroce is on either end.
-pass=0 fail=0 ctl_ok=1 i=0
-while read -r pairing fam; do
-	lines=$(cat "$out/a.kcm" "$out/b.kcm" | awk -v i="$i" '$1 == "KCM" && $2 == i')
-	p=$(grep -c ' PASS$' <<<"$lines" || true)
-	f=$(grep -c ' FAIL' <<<"$lines" || true)
-	res=$(grep -c ' RESULT PASS' <<<"$lines" || true)
-	[ "$res" -eq 2 ] || f=$((f + 1))	# both sides must have reported
-	echo "kcm-round: $i $pairing IPv$fam: $p passed, $f failed"
-	if [ "$pairing" = rxe-rxe ]; then
-		[ "$f" -eq 0 ] && [ "$p" -gt 0 ] || ctl_ok=0
-	else
-		pass=$((pass + p)) fail=$((fail + f))
-	fi
-	i=$((i + 1))
-done <"$out/kcm-rounds"
-cat "$out/a.kcm" "$out/b.kcm" | grep -a ' FAIL' >&2 || true
-if [ $ctl_ok = 0 ]; then
-	echo "kcm-test: the rxe-rxe control did not pass: the test itself is suspect" >&2
-	fail=$((fail + 1))
-fi
-pair_verdict kcm $rc "$pass" "$fail"
+pair_ktap_begin kcm
+pair_ktap_guest vm-a "$out/a.log"
+pair_ktap_guest vm-b "$out/b.log"
+pair_ktap_end kcm $rc

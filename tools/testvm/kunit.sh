@@ -8,8 +8,9 @@
 # results from debugfs, and has the kernel tree's kunit.py parse them.
 # Fails on any failed case, on any case of tools/case-manifest.c or of
 # the loopback suite that did not run, and on any kernel report in the
-# console.  Writes build/<flavour>/kunit.ktap and prints
-# "kunit-<flavour>: P passed, F failed".
+# console.  Writes build/<flavour>/kunit.ktap and prints a KTAP document
+# of its own checks (build/<flavour>/kunit-checks.ktap) and its count by
+# tools/ktap.py, "kunit-<flavour>: P passed, F failed".
 set -euo pipefail
 
 flavour=${1:-debug}
@@ -53,25 +54,30 @@ tail -n 5 "$out/kunit-parse.txt" >&2
 gcc -std=gnu11 -Wall -Werror -I"$top/include" "$top/tools/case-manifest.c" -o "$out/case-manifest"
 "$out/case-manifest" >"$out/manifest.tsv"
 grep -aE '^ *ok [0-9]+ ' "$out/kunit.ktap" | sed -E 's/^ *ok [0-9]+ //' >"$out/kunit-ok.txt" || true
-passed=0 failed=0
-while IFS=$'\t' read -r suite name _rules; do
-	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
-		passed=$((passed + 1))
+# This script's checks, in KTAP (guest-lib.sh's emitter) to $doc: each
+# case of the manifests passed, each "not ok" of the run, the VM run and
+# kunit.py's parse.  tools/ktap.py counts them at the end.
+KTAP_ONLY=1 . "$here/guest-lib.sh"
+KTAP_STATE=$out/kunit-checks.state
+doc=$out/kunit-checks.ktap
+ktap_begin >"$doc"
+# case_ok SUITE NAME: the case passed (it has an "ok" line in the run).
+case_ok() {
+	if grep -qFx -- "$2" "$out/kunit-ok.txt"; then
+		ktap_ok "$1: $2"
 	else
-		echo "kunit-$flavour: FAILED or MISSING: $suite: $name" >&2
-		failed=$((failed + 1))
-	fi
+		echo "kunit-$flavour: FAILED or MISSING: $1: $2" >&2
+		ktap_fail "$1: $2 (failed or missing)"
+	fi >>"$doc"
+}
+while IFS=$'\t' read -r suite name _rules; do
+	case_ok "$suite" "$name"
 done <"$out/manifest.tsv"
 # The suites that are not case tables (kunit/{compat,queue,cq,timers,stats}_kunit.c):
 # every KUNIT_CASE of theirs must have run and passed too.
 for suite in compat queue cq timers stats; do
 	for name in $(sed -n 's/^\tKUNIT_CASE(\([a-z0-9_]*\)),$/\1/p' "$top/kunit/${suite}_kunit.c"); do
-		if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
-			passed=$((passed + 1))
-		else
-			echo "kunit-$flavour: FAILED or MISSING: sroce_$suite: $name" >&2
-			failed=$((failed + 1))
-		fi
+		case_ok "sroce_$suite" "$name"
 	done
 done
 # The loopback suite (kunit/loopback_kunit.c): every link profile of
@@ -92,19 +98,18 @@ EOF
 gcc -std=gnu11 -Wall -Werror -I"$top/include" -I"$top/kunit/cases" "$out/loop-manifest.c" \
 	-o "$out/loop-manifest"
 while IFS= read -r name; do
-	if grep -qFx -- "$name" "$out/kunit-ok.txt"; then
-		passed=$((passed + 1))
-	else
-		echo "kunit-$flavour: FAILED or MISSING: sroce_loopback: $name" >&2
-		failed=$((failed + 1))
-	fi
+	case_ok sroce_loopback "$name"
 done < <("$out/loop-manifest")
-notok=$(grep -acE '^ *not ok ' "$out/kunit.ktap" || true)
-if [ "$notok" -gt 0 ]; then
-	grep -aE '^ *not ok |# .*(Expected|step)' "$out/kunit.ktap" | head -n 40 >&2
-	failed=$((failed + notok))
-fi
-[ $rc -eq 0 ] || { echo "kunit-$flavour: VM run failed (rc=$rc), see $log" >&2; failed=$((failed + 1)); }
-[ $parse_rc -eq 0 ] || { echo "kunit-$flavour: kunit.py parse failed, see $out/kunit-parse.txt" >&2; failed=$((failed + 1)); }
-echo "kunit-$flavour: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+# Every "not ok" of the run is a failure of its own.
+grep -aE '^ *not ok |# .*(Expected|step)' "$out/kunit.ktap" | head -n 40 >&2 || true
+grep -aE '^ *not ok ' "$out/kunit.ktap" | sed -E 's/^ *not ok [0-9]+ //' |
+	while IFS= read -r l; do ktap_fail "KUnit: not ok: $l"; done >>"$doc" || true
+[ $rc -eq 0 ] || echo "kunit-$flavour: VM run failed (rc=$rc), see $log" >&2
+[ $parse_rc -eq 0 ] || echo "kunit-$flavour: kunit.py parse failed, see $out/kunit-parse.txt" >&2
+{
+	ktap_check $rc "the VM run ended cleanly (run-vm.sh)"
+	ktap_check $parse_rc "kunit.py parses the run's KTAP"
+	ktap_end || true
+} >>"$doc"
+cat "$doc"
+python3 "$top/tools/ktap.py" count --name "kunit-$flavour" "$doc"

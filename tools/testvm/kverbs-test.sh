@@ -9,9 +9,10 @@
 #   tools/testvm/kverbs-test.sh [normal|debug]
 # Takes each run's KTAP from the guest's console to build/kverbs-<flavour>/
 # <dev>.ktap and has the kernel tree's kunit.py parse it (<dev>-parse.txt).
-# Prints "kverbs: P passed, F failed" (", S skipped"), counted by kunit.py
-# over the test points of the sroce run; fails if any failed or crashed, if
-# kunit.py found the sroce run failed, or if the rxe control did not pass.
+# Prints a KTAP document, the sroce run's as a subtest, and its count by
+# tools/ktap.py, "kverbs: P passed, F failed" (", S skipped"); fails if
+# any test point failed or crashed, if kunit.py found the sroce run
+# failed, or if the rxe control did not pass.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -93,14 +94,21 @@ kverbs_parse() {
 
 kverbs_parse rxe0 "kverbs-test: rxe control: "
 rxe="$pass passed, $fail failed, $skip skipped"
-rxe_ok=0
+rxe_ok=1
 [ $parsed = 1 ] && [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ] &&
-	grep -qaE '^ +ok [0-9]+ rxe0_' "$out/rxe0.ktap" && rxe_ok=1
+	grep -qaE '^ +ok [0-9]+ rxe0_' "$out/rxe0.ktap" && rxe_ok=0
 kverbs_parse sroce0 "kverbs-test: "
 echo "kverbs-test: rxe control: $rxe ($out/rxe0-parse.txt)" >&2
-[ $rxe_ok = 1 ] || { echo "kverbs-test: the rxe control did not pass: the test itself is suspect" >&2; fail=$((fail + 1)); }
-[ $parsed = 1 ] || [ "$fail" -gt 0 ] ||
-	{ echo "kverbs-test: kunit.py did not pass the sroce run, see $out/sroce0-parse.txt" >&2; fail=1; }
-grep -qaE '^ +ok [0-9]+ sroce0_' "$out/sroce0.ktap" ||
-	{ echo "kverbs-test: no check of sroce0 passed" >&2; fail=$((fail + 1)); }
-pair_verdict kverbs $rc "$pass" "$fail" "$skip"
+[ $rxe_ok = 0 ] || echo "kverbs-test: the rxe control did not pass: the test itself is suspect" >&2
+[ $parsed = 1 ] || echo "kverbs-test: kunit.py did not pass the sroce run, see $out/sroce0-parse.txt" >&2
+# The wrapper's KTAP: the sroce run's (the suite's test points) as a
+# subtest, and the checks of the rxe control and of kunit.py.
+pair_ktap_begin kverbs
+pair_ktap_guest sroce0 "$out/sroce0.ktap"
+{
+	ktap_check $rxe_ok "the rxe control passed in full ($rxe)"
+	ktap_check $((1 - parsed)) "kunit.py passes the sroce run"
+	grep -qaE '^ +ok [0-9]+ sroce0_' "$out/sroce0.ktap"
+	ktap_check $? "a check of sroce0 passed"
+} >>"$ktap"
+pair_ktap_end kverbs $rc

@@ -20,6 +20,43 @@ pair_setup() {
 	[ -z "$resp" ] || echo "$resp" >"$out/responder"
 }
 
+# The wrapper's own KTAP document (tools/testvm/guest-lib.sh's emitter):
+# its host-side checks and the guests' documents as subtests, written to
+# $ktap = $out/NAME.ktap by pair_ktap_begin, ended by pair_ktap_end, which
+# prints it and its count.
+KTAP_ONLY=1 . "$top/tools/testvm/guest-lib.sh"
+
+# pair_ktap_begin NAME: a fresh document in $ktap.
+pair_ktap_begin() {
+	ktap=$out/$1.ktap
+	KTAP_STATE=$out/$1.ktap-state
+	ktap_begin >"$ktap"
+}
+
+# pair_ktap_guest NAME LOG...: the KTAP documents in a guest's console LOGs
+# as subtest NAME of $ktap; its result fails if tools/ktap.py would fail
+# them (none, a truncated one, a failed check).
+pair_ktap_guest() {
+	local name=$1 n
+	shift
+	n=$(($(wc -l <"$KTAP_STATE") + 1))
+	python3 "$top/tools/ktap.py" subtest --name "$name" --number "$n" "$@" >"$ktap.sub" 2>/dev/null
+	if tail -n1 "$ktap.sub" | grep -q '^ok '; then echo ok; else echo "not ok"; fi >>"$KTAP_STATE"
+	cat "$ktap.sub" >>"$ktap"
+	rm -f "$ktap.sub"
+}
+
+# pair_ktap_end NAME RC: one check more, that the VM run (RC) ended
+# cleanly; the plan; prints $ktap and "NAME: P passed, F failed" (",
+# S skipped"), tools/ktap.py's count of it, with its reasons on stderr;
+# succeeds only if none failed and some passed.
+pair_ktap_end() {
+	ktap_check "$2" "the VM run ended cleanly (run-pair.sh)" >>"$ktap"
+	ktap_end >>"$ktap"
+	cat "$ktap"
+	python3 "$top/tools/ktap.py" count --name "$1" "$ktap"
+}
+
 # pair_grep_count REGEX FILE...: lines matching REGEX (0 if none).
 pair_grep_count() {
 	local re=$1

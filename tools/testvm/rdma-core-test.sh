@@ -28,8 +28,9 @@
 #     ERROR on rxe too, e.g. ATOMIC_WRITE on 6.1, are listed apart);
 #   - each run finishes (a run that does not is one more failure).
 # Tests that pass on sroce but not on rxe are reported, not counted.
-# The last line is "rdma-core-FLAVOUR: P passed, F failed[, S skipped]"
-# (S: the deferred tests).
+# The checks are KTAP ($out/checks.ktap, a subtest of the wrapper's
+# document, with "# SKIP" for the deferred tests); the last line is its
+# count, "rdma-core-FLAVOUR: P passed, F failed[, S skipped]".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -184,6 +185,7 @@ def deferred_feature(tid):
 # Per test: its verdict (FAIL, DEFERRED <feature>, or "-": not a check)
 # and a note.
 p = f = 0
+checks = []  # the KTAP results, in order: (ok, description, directive)
 verdict, note = {}, {}
 deferred = collections.defaultdict(list)
 for t in allt:
@@ -192,19 +194,23 @@ for t in allt:
     if a == "ok" and b == "ok":
         p += 1
         verdict[t] = "pass"
+        checks.append((True, t, ""))
     elif a == "ok":
         feat = deferred_feature(t) if b == "skip" else None
         if feat and not strict:
             deferred[feat].append(t)
             verdict[t] = f"deferred ({feat})"
+            checks.append((True, t, f"SKIP deferred: sroce has no {feat} yet"))
         else:
             f += 1
             verdict[t] = "FAIL"
+            checks.append((False, t, f"passes on rxe, {b} on sroce"))
     elif b == "ERROR" and a == "ERROR" and t.rsplit(".", 1)[-1] in known_errors:
         verdict[t] = "known gap (ERROR on both)"
     elif b == "ERROR":
         f += 1
         verdict[t] = "FAIL (ERROR)"
+        checks.append((False, t, f"ERROR on sroce, {a} on rxe"))
     elif b == "ok":
         verdict[t] = "better on sroce"
     else:
@@ -239,8 +245,13 @@ for pv in provs:
     if not runs[pv][3]:
         f += 1
         print(f"rdma-core-check: FAIL the {pv} run did not finish (exit {runs[pv][4]})")
-with open(f"{out}/checks", "w") as fh:
-    fh.write(f"{p} {f} {ndef}\n")
+    checks.append((runs[pv][3], f"the {pv} run finished", f"exit {runs[pv][4]}"))
+# The checks as KTAP (tools/ktap.py counts them), for the wrapper's document.
+with open(f"{out}/checks.ktap", "w") as fh:
+    fh.write(f"KTAP version 1\n1..{len(checks)}\n")
+    for i, (ok, t, why) in enumerate(checks, 1):
+        fh.write(f"{'ok' if ok else 'not ok'} {i} {t}" + (f" # {why}" if why else "") + "\n")
 PY
-read -r pass fail skip 2>/dev/null <"$out/checks" || { pass=0 fail=1 skip=0; }
-pair_verdict "rdma-core-$flavour" $rc "$pass" "$fail" "$skip"
+pair_ktap_begin "rdma-core-$flavour"
+pair_ktap_guest "rxe against sroce" "$out/checks.ktap"
+pair_ktap_end "rdma-core-$flavour" $rc

@@ -7,7 +7,8 @@
 # RNR waits in the sroce:sroce_comp_decision / sroce:sroce_req_packet
 # trace, then tears down a QP with sends in flight and timers armed by
 # killing its process, deletes the device, unloads sroce and scans
-# kmemleak.  Prints "req-errors: ok: ..." / "req-errors: FAIL: ...".
+# kmemleak.  Prints KTAP (guest-lib.sh): its checks, and each run of the
+# tool, whose own KTAP document is a subtest.
 . /sroce/guest-lib.sh
 T=/sroce/sroce_integrity
 read -r PEER_PROV </sroce/peer
@@ -24,8 +25,8 @@ MODES="retry_exc rnr_timer rnr_exc bad_lkey read_mr_range read_no_lwrite
 [ "$PEER_PROV" = sroce ] && MODES="$MODES hostile rnr"
 MODES="$MODES armed"
 fail=0
-ok() { echo "req-errors: ok: $*"; }
-bad() { echo "req-errors: FAIL: $*"; fail=1; }
+ok() { ktap_ok "$*"; }
+bad() { ktap_fail "$*"; fail=1; }
 
 # One TCP port per mode, in list order, keeps the two VMs in step.
 port_of() {
@@ -37,15 +38,17 @@ port_of() {
 }
 
 net_up || exit 10
+ktap_begin	# the plan at the end; an early exit leaves it truncated
 load_provider "$PROVIDER" || exit 11
 echo "req-errors: VM $ROLE on $PROVIDER ($DEV), peer on $PEER_PROV"
 
 if [ "$ROLE" = B ]; then
 	for m in $MODES; do
 		echo "req-errors: server $m"
-		$T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" || fail=1
+		ktap_run "server $m" $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" || fail=1
 	done
 	dump_stats end
+	ktap_end
 	exit $fail
 fi
 
@@ -106,7 +109,7 @@ for m in $MODES; do
 	fi
 	snap "before.$m"
 	t0=$(date +%s)
-	if $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP"; then
+	if ktap_run "client $m" $T -m "$m" -d "$DEV" -g "$GIDX" -p "$(port_of "$m")" "$PEER_IP"; then
 		ok "$m: client side completed ($(( $(date +%s) - t0 )) s)"
 	else
 		bad "$m: client side failed"
@@ -191,7 +194,7 @@ rm -f /tmp/del.rc
 sleep 1
 kill -9 $cpid 2>/dev/null
 wait $cpid
-sed 's/^/armed-client: /' /tmp/armed.out
+sed 's/^/# armed-client: /' /tmp/armed.out
 i=0
 while [ ! -e /tmp/del.rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 if [ "$(cat /tmp/del.rc 2>/dev/null)" = 0 ]; then
@@ -208,7 +211,8 @@ if [ -e /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 
 	if grep -q unreferenced /sys/kernel/debug/kmemleak; then bad "kmemleak reports leaks"
 	else ok "kmemleak reports nothing after the unload"; fi
 else
-	echo "req-errors: skipped: kmemleak scan (this kernel has no CONFIG_DEBUG_KMEMLEAK)"
+	ktap_skip "kmemleak scan" "this kernel has no CONFIG_DEBUG_KMEMLEAK"
 fi
+ktap_end
 echo "req-errors: done, fail=$fail"
 exit $fail

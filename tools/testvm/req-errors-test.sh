@@ -15,9 +15,9 @@
 # retransmit timer armed (QP destroy; process killed, device deleted,
 # module unloaded, kmemleak).  Guest side: tools/testvm/req-errors-guest.sh.
 #   tools/testvm/req-errors-test.sh [normal|debug] [--peers rxe,sroce]
-# Prints "req-errors-FLAVOUR: P passed, F failed" (the tool's INTEGRITY
-# lines of both sides plus the guest checks, over both boots); exit 0
-# only if all passed.  Logs: build/req-errors-FLAVOUR/<peer>/{a,b}.log.
+# Prints a KTAP document (both sides of both boots as subtests: the guest
+# checks, and each run of the tool a subtest of its own) and its count,
+# "req-errors-FLAVOUR: P passed, F failed"; exit 0 only if all passed.  Logs: build/req-errors-FLAVOUR/<peer>/{a,b}.log.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -34,7 +34,8 @@ done
 pair_setup req-errors "$flavour"
 "$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential
 make -s -C "$top/tools/integrity" >&2 || { echo "req-errors-$flavour: 0 passed, 1 failed"; exit 1; }
-rc=0 pass=0 fail=0
+rc=0
+pair_ktap_begin "req-errors-$flavour"
 for peer in ${peers//,/ }; do
 	o=$out/$peer
 	mkdir -p "$o"
@@ -46,14 +47,9 @@ for peer in ${peers//,/ }; do
 		-f "$top/tools/integrity/sroce_integrity" -f "$o/peer" || r=1
 	echo "req-errors: sroce -> $peer: VM run $(( $(date +%s) - t0 )) s (rc $r)" >&2
 	[ $r = 0 ] || rc=1
-	logs=("$o/a.log" "$o/b.log")
-	grep -a '^INTEGRITY .*FAIL\|^req-errors: FAIL: ' "${logs[@]}" >&2 || true
-	okc=$(pair_grep_count '^req-errors: ok: ' "$o/a.log")
-	p=$(($(pair_grep_count '^INTEGRITY [^R].* PASS' "${logs[@]}") + okc))
-	f=$(pair_grep_count '^INTEGRITY .* FAIL|^req-errors: FAIL: ' "${logs[@]}")
-	[ "$okc" -gt 0 ] || f=$((f + 1))	# the guest checks must have run
-	[ $r = 0 ] || [ "$f" -gt 0 ] || f=1
-	echo "req-errors: sroce -> $peer: $p passed, $f failed" >&2
-	pass=$((pass + p)) fail=$((fail + f))
+	python3 "$top/tools/ktap.py" count --name "req-errors: sroce -> $peer" "$o/a.log" "$o/b.log" >&2
+	pair_ktap_guest "$peer: vm-a" "$o/a.log"
+	pair_ktap_guest "$peer: vm-b" "$o/b.log"
+	ktap_check $r "sroce -> $peer: the VM run ended cleanly" >>"$ktap"
 done
-pair_verdict "req-errors-$flavour" $rc "$pass" "$fail"
+pair_ktap_end "req-errors-$flavour" $rc

@@ -6,7 +6,8 @@
 # stallmon must report a stall of at least 1000 ms, A's none that long.
 # make compare judges its rounds with the same detector.
 #   tools/testvm/stall-selftest.sh [debug|deb6.1|deb6.12]
-# Prints "stall-selftest: P passed, F failed".
+# Prints a KTAP document of its checks and its count, "stall-selftest: P
+# passed, F failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -18,12 +19,12 @@ gcc -O2 -Wall -Wextra -Werror -o "$top/build/tools/stallmon" "$here/stallmon.c" 
 rc=0
 "$here/run-pair.sh" -A "$here/selftest/stall.sh" -B "$here/selftest/stall.sh" -o "$out" \
 	-k "$flavour" "${ko_args[@]}" -t 180 -f "$top/build/tools/stallmon" || rc=1
-pass=0 fail=0
-check() {	# check WHAT CONDITION...
+pair_ktap_begin stall-selftest
+check() {	# check WHAT CONDITION...: one KTAP result
 	local what=$1
 	shift
-	if "$@"; then echo "stall-selftest: ok: $what"; pass=$((pass + 1))
-	else echo "stall-selftest: FAIL: $what"; fail=$((fail + 1)); fi
+	"$@"
+	ktap_check $? "$what" >>"$ktap"
 }
 longest() {	# the longest stall (ms) a console log reports, 0 if none
 	tr -d '\r' <"$1" 2>/dev/null | awk '$1 == "SROCE-STALL" && $2 > m { m = $2 } END { print m + 0 }'
@@ -33,4 +34,4 @@ check "VM B, stopped for 1500 ms, saw a stall of at least 1000 ms ($b ms)" test 
 check "VM A, never stopped, saw none that long ($a ms)" test "$a" -lt 1000
 check "both monitors ran to the end" test "$(cat "$out/a.log" "$out/b.log" 2>/dev/null |
 	grep -ac '^SROCE-STALL-SUMMARY')" -eq 2
-pair_verdict stall-selftest $rc $pass $fail
+pair_ktap_end stall-selftest $rc

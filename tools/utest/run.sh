@@ -11,8 +11,9 @@
 #                                 the check fails as it should
 #   tools/utest/run.sh fuzz SECS  libFuzzer on the core's entry points
 #
-# Prints "utest: P passed, F failed" for the test mode, "bench: P passed,
-# F failed" for bench-check.  SROCE_BENCH_BUDGETS: another budgets file.
+# The test, bench-check and fuzz modes print KTAP (the tests' one format,
+# tools/ktap.py) and its count, "utest: P passed, F failed", "bench: ...",
+# "fuzz: ...".  SROCE_BENCH_BUDGETS: another budgets file.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,13 @@ mode=${1:-test}
 	clang libclang-rt-14-dev valgrind
 
 budgets=${SROCE_BENCH_BUDGETS:-$here/bench-budgets.txt}
+# The KTAP emitter (ktap_begin, ktap_ok ...), and ktap_count NAME FILE:
+# print the document FILE and tools/ktap.py's count of it.
+KTAP_ONLY=1 . "$top/tools/testvm/guest-lib.sh"
+ktap_count() {
+	cat "$2"
+	python3 "$top/tools/ktap.py" count --name "$1" "$2"
+}
 units=100000 # per callgrind run
 
 # The release build of sroce_bench: no sanitizers, the core at -O2.
@@ -75,33 +83,32 @@ bench_count() {
 	echo "$ir"
 }
 
-# bench_check FILE: one line per row, "bench: ok: ..." or "bench: FAIL:
-# ..."; sets checked and over (rows over budget or not measured).
+# bench_check FILE: one KTAP result per row, ok or not ok; sets checked and over (rows over budget or not measured).
 bench_check() {
 	local name bm toggles budget unit label ir per
 	checked=0 over=0
 	while read -r name bm toggles budget unit label; do
 		checked=$((checked + 1))
 		if ! [[ $budget =~ ^[1-9][0-9]*$ ]] || [ -z "$label" ]; then
-			echo "bench: FAIL: $name: malformed row (budget '$budget', label '$label')"
+			ktap_fail "$name: malformed row (budget '$budget', label '$label')"
 			over=$((over + 1))
 			continue
 		fi
 		if ! ir=$(bench_count "$name" "$bm" "$toggles" 2>&1); then
-			echo "bench: FAIL: $ir"
+			ktap_fail "$ir"
 			over=$((over + 1))
 			continue
 		fi
 		per=$(awk -v ir="$ir" -v n="$units" 'BEGIN { printf "%.1f", ir / n }')
 		if [ "$ir" -le $((budget * units)) ]; then
-			echo "bench: ok: $name ($label): $per instructions per ${unit//_/ }, budget $budget"
+			ktap_ok "$name ($label): $per instructions per ${unit//_/ }, budget $budget"
 		else
-			echo "bench: FAIL: $name ($label): $per instructions per ${unit//_/ }, over its budget of $budget"
+			ktap_fail "$name ($label): $per instructions per ${unit//_/ }, over its budget of $budget"
 			over=$((over + 1))
 		fi
 	done < <(bench_rows "$1")
 	if [ "$checked" -eq 0 ]; then
-		echo "bench: FAIL: no rows in $1"
+		ktap_fail "no rows in $1"
 		over=1
 	fi
 }
@@ -111,14 +118,14 @@ bench_check() {
 bench_selftest() {
 	local what=$1 row=$2 expect=$3 out
 	printf '%s\n' "$row" >"$tmp/budgets"
-	bench_check "$tmp/budgets" >"$tmp/out"
+	KTAP_STATE=$tmp/selftest.state bench_check "$tmp/budgets" >"$tmp/out"
 	out=$(cat "$tmp/out")
 	if [ "$over" -gt 0 ] && grep -qE "$expect" <<<"$out"; then
-		echo "bench: ok: self-test: $what fails the check"
+		ktap_ok "self-test: $what fails the check"
 		return 0
 	fi
-	echo "bench: FAIL: self-test: $what did not fail the check with '$expect':"
-	sed 's/^/    /' <<<"$out"
+	ktap_fail "self-test: $what did not fail the check with '$expect'"
+	ktap_diag "$out"
 	return 1
 }
 
@@ -133,13 +140,12 @@ test)
 		-DSROCE_SANITIZE=ON >/dev/null
 	cmake --build "$cb" -j"$(nproc)" --target sroce_core >/dev/null
 	rc=0
+	rm -f "$b/results.xml"
 	"$b/sroce_utest" --gtest_brief=1 --gtest_output="xml:$b/results.xml" >"$b/utest.log" 2>&1 || rc=$?
 	tail -n 5 "$b/utest.log"
-	pass=$(grep -c '<testcase .*result="completed"' "$b/results.xml" || true)
-	fail=$(grep -c '<failure' "$b/results.xml" || true)
-	[ $rc -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
-	echo "utest: $((pass - fail)) passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	# One KTAP result per test case, and one for the binary's exit.
+	python3 "$here/gtest_ktap.py" "$b/results.xml" "$rc" >"$b/utest.ktap"
+	ktap_count utest "$b/utest.ktap"
 	;;
 bench)
 	bench_build
@@ -174,9 +180,9 @@ bench-check)
 	bench_build
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	pass=0 fail=0
-	bench_check "$budgets"
-	pass=$((checked - over)) fail=$over
+	KTAP_STATE=$tmp/state
+	ktap_begin >"$tmp/bench.ktap"	# the plan at the end
+	bench_check "$budgets" >>"$tmp/bench.ktap"
 	# Self-tests, on the first row of the budgets file: the check must
 	# fail a row over its budget, a toggle function that never runs, a
 	# workload sroce_bench does not have and a malformed budget.
@@ -187,10 +193,10 @@ bench-check)
 		"unknown workload|$name BM_NoSuchWorkload $toggles 1000000 $unit $label|unknown workload" \
 		"malformed budget|$name $bm $toggles 10x $unit $label|malformed row"; do
 		IFS='|' read -r what row expect <<<"$t"
-		if bench_selftest "$what" "$row" "$expect"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		bench_selftest "$what" "$row" "$expect" >>"$tmp/bench.ktap" || true
 	done
-	echo "bench: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	ktap_end >>"$tmp/bench.ktap" || true
+	ktap_count bench "$tmp/bench.ktap"
 	;;
 fuzz)
 	secs=${2:-60}
@@ -199,8 +205,15 @@ fuzz)
 	cmake --build "$b" -j"$(nproc)" --target sroce_fuzz >/dev/null
 	mkdir -p "$b/corpus"
 	# Crash and slow-unit files go to the build tree, not the caller's directory.
+	rc=0
 	"$b/sroce_fuzz" -max_total_time="$secs" -max_len=512 -print_final_stats=1 \
-		-artifact_prefix="$b/" "$b/corpus"
+		-artifact_prefix="$b/" "$b/corpus" || rc=$?
+	KTAP_STATE=$b/fuzz.state
+	{
+		ktap_begin 1
+		ktap_check $rc "libFuzzer, $secs s on the core's entry points: no crash, leak or timeout"
+	} >"$b/fuzz.ktap"
+	ktap_count fuzz "$b/fuzz.ktap"
 	;;
 *)
 	sed -n '2,17p' "$0" >&2

@@ -220,14 +220,7 @@ class Pcap(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
-class Result(unittest.TextTestResult):
-    pass
-
-
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    res = unittest.TextTestRunner(verbosity=2, resultclass=Result).run(suite)
-    failed = len(res.failures) + len(res.errors)
-    passed = res.testsRun - failed - len(res.skipped)
-    print(f"group-check: {passed} passed, {failed + len(res.skipped)} failed")
-    sys.exit(0 if failed == 0 and not res.skipped else 1)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import ktap  # noqa: E402
+    sys.exit(ktap.run_unittests(sys.modules[__name__], "group-check"))

@@ -128,7 +128,6 @@ class Slices(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    r = unittest.main(exit=False, verbosity=1).result
-    bad = len(r.failures) + len(r.errors)
-    print(f"pcapslice-check: {r.testsRun - bad - len(r.skipped)} passed, {bad} failed")
-    sys.exit(1 if bad else 0)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import ktap  # noqa: E402
+    sys.exit(ktap.run_unittests(sys.modules[__name__], "pcapslice-check"))

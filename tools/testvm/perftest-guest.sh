@@ -62,12 +62,15 @@ while read -r name tool size iters port extra; do
 	if [ "$ROLE" = B ]; then
 		timeout 300 $tool $args >/tmp/out.$name 2>&1 || { echo "guest: server $name failed"; cat /tmp/out.$name; rc=1; }
 	else
+		# Tried every quarter second while the server is not listening
+		# yet (20 s in all): a second's wait before every workload was a
+		# second of each workload's ~3 s.
 		tries=0
 		while :; do
-			sleep 1
+			sleep 0.25
 			timeout 300 $tool $args "$PEER_IP" >/tmp/out.$name 2>&1 && break
 			tries=$((tries + 1))
-			if [ $tries -ge 20 ] || ! grep -q "Couldn't connect\|Unable to open file descriptor" /tmp/out.$name; then
+			if [ $tries -ge 80 ] || ! grep -q "Couldn't connect\|Unable to open file descriptor" /tmp/out.$name; then
 				echo "guest: client $name failed"; cat /tmp/out.$name; rc=1; break
 			fi
 		done

@@ -539,9 +539,6 @@ class Bookings(Tmp):
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    res = unittest.TextTestRunner(verbosity=2).run(suite)
-    failed = len(res.failures) + len(res.errors)
-    passed = res.testsRun - failed - len(res.skipped)
-    print(f"vm-check: {passed} passed, {failed + len(res.skipped)} failed")
-    sys.exit(0 if failed == 0 and not res.skipped else 1)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import ktap  # noqa: E402
+    sys.exit(ktap.run_unittests(sys.modules[__name__], "vm-check"))

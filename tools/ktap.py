@@ -40,6 +40,10 @@ PLAN = re.compile(r"^1\.\.(\d+)\s*$")
 RESULT = re.compile(r"^(not ok|ok)\s+(\d+)\b\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
 SUBTEST = re.compile(r"^#\s*Subtest:\s*(.*)$")
 KTAP_LINE = re.compile(r"^(K?TAP version|1\.\.\d|(not )?ok \d|#)")
+# A kernel message that landed inside a line the guest was writing: the
+# console interleaves the two at any character, so "not ok 5 x" can arrive
+# as "not [  12.3] sroce: ..." and, on the next line, "ok 5 x".
+MIDLINE_TIMESTAMP = re.compile(r"\[\s*\d+\.\d+\]")
 LEGACY = re.compile(r"^[A-Za-z0-9_.-]+: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?")
 
 
@@ -125,6 +129,16 @@ def documents(lines):
     return docs
 
 
+def broken_result(body):
+    """True for a line whose start is a result line's ("ok ...", "not ok
+    ...", or a prefix of "not ok") and which a kernel timestamp cuts."""
+    m = MIDLINE_TIMESTAMP.search(body)
+    if not m or m.start() == 0:
+        return False
+    pre = body[:m.start()].strip()
+    return bool(pre) and (pre.startswith(("ok", "not ok")) or "not ok".startswith(pre))
+
+
 def parse(doc, where):
     """(counts, end) of one document (its lines as documents() gives
     them); doc[:end] is the document without the noise after it."""
@@ -135,6 +149,12 @@ def parse(doc, where):
     for i, line in enumerate(doc[1:], 1):
         body = line.lstrip(" ")
         indent = len(line) - len(body)
+        if not done and broken_result(body):
+            # What follows may read as a whole result ("ok 5 x" of a
+            # "not ok 5 x"): the document cannot be trusted.
+            top.counts.problem("%s: a result line broken by a kernel message: %r"
+                               % (where, body.strip()))
+            continue
         plan = PLAN.match(body)
         result = RESULT.match(body)
         header = VERSION.match(body)

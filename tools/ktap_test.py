@@ -102,6 +102,17 @@ class Malformed(unittest.TestCase):
     def test_empty(self):
         self.failed("")
 
+    def test_result_line_broken_by_a_kernel_message(self):
+        # "not ok 2 b" cut by a printk: its rest reads as a passing result.
+        for cut in ("not [   12.345678] sroce: x", "n[ 1.2] x", "not o[ 1.2] x",
+                    "ok 2 b[ 1.2] x", "not ok 2[ 1.2] x"):
+            c = self.failed("KTAP version 1\n1..2\nok 1 a\n%s\nok 2 b\n" % cut)
+            self.assertIn("broken by a kernel message", c.reasons[0], cut)
+
+    def test_noise_and_diagnostics_cut_by_a_kernel_message_are_noise(self):
+        self.assertEqual(count("KTAP version 1\n1..2\nok 1 a\nguest: net[ 1.2] eth0 up\n"
+                               "# diag [ 1.2] x\nok 2 b\n"), (2, 0, 0))
+
     def test_plan_too_big(self):
         c = self.failed("KTAP version 1\n1..3\nok 1 a\nok 2 b\n")
         self.assertIn("plan 1..3 but 2 results", c.reasons[0])

@@ -294,11 +294,15 @@ class Judge(unittest.TestCase):
         with open(os.path.join(self.out, name), "w") as f:
             f.write(text)
 
-    def test_a_run_without_capture(self):
+    def test_a_two_vm_run_without_capture_fails(self):
         got = V.judge(self.out, True, False)
         self.assertEqual(got, [(True, "clean sroce-sroce ibv_rc_pingpong 16 inline (2 s)"),
                                (True, "clean loop-sroce ib_send_bw 64 (1 s)"),
+                               (False, "capture of the link (link.pcap missing or empty: no "
+                                       "capture check ran)"),
                                (True, "capture checker self-test"), (True, "trace matcher self-test")])
+        # A loopback-only run has no link to capture.
+        self.assertNotIn(False, [ok for ok, _ in V.judge(self.out, False, False)])
         with open(os.path.join(self.out, "a.log.txt")) as f:
             self.assertNotIn("\r", f.read())
 
@@ -312,14 +316,18 @@ class Judge(unittest.TestCase):
     def test_the_command_prints_ktap_and_fails_with_a_check(self):
         cmd = [sys.executable, os.path.join(HERE, "rc_verdict.py"), self.out, "--name", "rc-x", "--two-vm"]
         p = subprocess.run(cmd, capture_output=True, text=True)
+        # Two VMs and no capture: that is a failure of its own.
         self.assertEqual((p.returncode, p.stdout.splitlines()[:2], p.stdout.splitlines()[-1]),
-                         (0, ["KTAP version 1", "1..4"], "rc-x: 4 passed, 0 failed"))
-        self.write("b.log", "RC-RESULT 0 server 1 2\r\n# 0 the server's complaint\r\n")
+                         (1, ["KTAP version 1", "1..5"], "rc-x: 4 passed, 1 failed"))
+        self.assertEqual(subprocess.run(cmd[:-1], capture_output=True, text=True).returncode, 0)
+        self.write("b.log", "RC-RESULT 0 server 1 2\r\n# 0 the server's complaint\r\n"
+                            "# 0 server: KTAP version 1\r\n")
         p = subprocess.run(cmd, capture_output=True, text=True)
-        self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (1, "rc-x: 3 passed, 1 failed"))
+        self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (1, "rc-x: 3 passed, 2 failed"))
         self.assertIn("not ok 1 clean sroce-sroce ibv_rc_pingpong 16 inline (client 0, server 1)",
                       p.stdout)
-        self.assertEqual(p.stderr, "# 0 the server's complaint\n")
+        # A failed tool's KTAP quoted in the notes is no document of the stage's.
+        self.assertEqual(p.stderr, "# 0 the server's complaint\n# 0 server: KTAP-version 1\n")
 
 
 if __name__ == "__main__":

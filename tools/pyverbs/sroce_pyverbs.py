@@ -138,7 +138,9 @@ RECV_OFF, WRITE_OFF, READ_OFF, ATOMIC_OFF, SRQ_OFF = 0, 8192, 16384, 32768, 4096
 IB_WC_WITH_INVALIDATE = 1 << 2  # include/rdma/ib_verbs.h, what librxe passes up
 SRQ_SLOT = 512
 MTU = e.IBV_MTU_1024
-RD_ATOMIC = 4
+# The initiator and responder depths: not a power of two, so that a depth
+# rounded up (as stock rxe does, 3 -> 4) shows in query_qp.
+RD_ATOMIC = 3
 EVENT_TIMEOUT_S = 30
 POLL_TIMEOUT_S = 20
 ACCESS = (e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE |
@@ -1123,14 +1125,19 @@ class Server:
         peer = self.ch.recv()
         self.ch.send(**s.info())
         s.connect(peer)
+        # sroce keeps and reports both depths as set; stock rxe rounds them
+        # up to a power of two.
+        depth = RD_ATOMIC if self.sroce() else 1 << (RD_ATOMIC - 1).bit_length()
         for i, qp in enumerate(s.qps):
-            a, _ = qp.query(Side.RTR_MASK)
+            a, _ = qp.query(Side.RTR_MASK | e.IBV_QP_MAX_QP_RD_ATOMIC)
+            expect(a.max_rd_atomic == depth, f"qp {i}: max_rd_atomic {a.max_rd_atomic}, "
+                   f"expected {depth}")
             expect(a.qp_state == e.IBV_QPS_RTS, f"qp {i}: state {a.qp_state}")
             expect(a.path_mtu == MTU, f"qp {i}: path_mtu {a.path_mtu}")
             expect(a.dest_qp_num == peer["qpn"][i], f"qp {i}: dest_qp_num {a.dest_qp_num}")
             expect(a.rq_psn == peer["psn"][i], f"qp {i}: rq_psn {a.rq_psn:#x}")
-            expect(a.max_dest_rd_atomic == RD_ATOMIC, f"qp {i}: max_dest_rd_atomic "
-                   f"{a.max_dest_rd_atomic}")
+            expect(a.max_dest_rd_atomic == depth, f"qp {i}: max_dest_rd_atomic "
+                   f"{a.max_dest_rd_atomic}, expected {depth}")
             expect(a.min_rnr_timer == 12, f"qp {i}: min_rnr_timer {a.min_rnr_timer}")
             ah = a.ah_attr
             expect(ah.is_global == 1 and ah.dgid == peer["gid"], f"qp {i}: dgid {ah.dgid}")

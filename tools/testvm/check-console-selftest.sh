@@ -8,6 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 KTAP_ONLY=1 . "$here/guest-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+KTAP_STATE=$tmp/ktap-state
 reports=('BUG: KASAN: slab-out-of-bounds in sroce_resp_rx+0x1/0x2'
 	'WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x0/0x1'
 	'WARNING: possible circular locking dependency detected'

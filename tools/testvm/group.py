@@ -256,6 +256,7 @@ def main():
     ap.add_argument("--split", action="store_true", help="only split an earlier boot's logs")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    signal.signal(signal.SIGHUP, lambda *_: sys.exit(1))
     gdir = os.path.abspath(args.dir)
     try:
         books = bookings(gdir)

@@ -35,12 +35,17 @@ ktap_skip() { ktap_result ok "$1" "SKIP ${2:-}"; }
 ktap_check() {
 	if [ "$1" -eq 0 ]; then shift; ktap_ok "$*"; else shift; ktap_fail "$*"; fi
 }
-ktap_diag() { echo "$*" | sed 's/^/# /'; }
+ktap_diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 ktap_run() {
 	_ktap_name=$1
 	shift
+	# No status left from an earlier run: a command side that died
+	# before writing its own reads as a failure (255), never as a pass.
+	rm -f "$KTAP_STATE.rc"
 	{ "$@"; echo $? >"$KTAP_STATE.rc"; } 2>&1 | sed 's/^/    /'
-	read -r _ktap_rc <"$KTAP_STATE.rc"
+	_ktap_rc=
+	[ ! -s "$KTAP_STATE.rc" ] || read -r _ktap_rc <"$KTAP_STATE.rc"
+	case $_ktap_rc in '' | *[!0-9]*) _ktap_rc=255 ;; esac
 	ktap_check "$_ktap_rc" "$_ktap_name"
 	return "$_ktap_rc"
 }

@@ -42,6 +42,7 @@ def records(f):
     if len(head) < GLOBAL_LEN or head[:4] not in MAGICS:
         raise PcapError("not a classic pcap file")
     rec = struct.Struct(MAGICS[head[:4]] + "IIII")
+    snaplen = struct.unpack_from(MAGICS[head[:4]] + "I", head, 16)[0]
 
     def it():
         n = 0
@@ -50,6 +51,10 @@ def records(f):
             if len(h) < RECORD_LEN:
                 return  # the end (a record cut short by a killed capture too)
             incl = rec.unpack(h)[2]
+            if incl > max(snaplen, 65535):
+                # A corrupt record header: what follows cannot be framed.
+                raise PcapError(f"record {n + 1}: {incl} bytes, more than the snapshot "
+                                f"length {snaplen}")
             data = f.read(incl)
             if len(data) < incl:
                 return

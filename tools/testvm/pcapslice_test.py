@@ -103,6 +103,14 @@ class Slices(unittest.TestCase):
         P.split(self.pcap, "10.0.0.1", BASE, d)
         self.assertEqual(frames_of(d["02"]), self.frames[11:-1])
 
+    def test_a_corrupt_record_length_is_refused(self):
+        write_pcap(self.pcap, self.frames)
+        with open(self.pcap, "r+b") as f:
+            f.seek(24 + 8)  # the first record's incl_len
+            f.write(struct.pack("<I", 1 << 30))
+        with self.assertRaises(P.PcapError):
+            P.split(self.pcap, "10.0.0.1", BASE, self.dests("00"))
+
     def test_not_a_pcap_is_refused(self):
         with open(self.pcap, "wb") as f:
             f.write(b"\x0a\x0d\x0d\x0a" + b"\0" * 40)  # pcapng

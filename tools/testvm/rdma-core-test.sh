@@ -246,6 +246,10 @@ for pv in provs:
         f += 1
         print(f"rdma-core-check: FAIL the {pv} run did not finish (exit {runs[pv][4]})")
     checks.append((runs[pv][3], f"the {pv} run finished", f"exit {runs[pv][4]}"))
+# A run that finished with no test result parsed (an import error, an
+# empty suite) must not pass on the two checks above alone.
+checks.append((bool(rx) and bool(sr), "test results found on both providers",
+               f"rxe {len(rx)}, sroce {len(sr)}"))
 # The checks as KTAP (tools/ktap.py counts them), for the wrapper's document.
 with open(f"{out}/checks.ktap", "w") as fh:
     fh.write(f"KTAP version 1\n1..{len(checks)}\n")

@@ -222,6 +222,19 @@ class Planter:
             os.killpg(proc.pid, signal.SIGCONT)
 
 
+def die_with_parent():
+    """In the QEMU child before exec: SIGKILL when the harness dies, however
+    it dies (it runs in a session of its own, so a kill of the harness's
+    process group does not reach it; PR_SET_PDEATHSIG does).  Without
+    libc's prctl, nothing: stop() still ends it on the paths it sees."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def stop(procs, grace=1.0):
     """End every process group of PROCS still running: SIGTERM, then after
     GRACE seconds SIGKILL; reap them all."""
@@ -265,7 +278,7 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair", *
                            append=spec.append, net_fd=end.fileno() if end else None,
                            mac=MACS.get(spec.name), extra=more, **qemu)
             procs.append(subprocess.Popen(cmd, pass_fds=fds, stdin=subprocess.DEVNULL,
-                                          start_new_session=True))
+                                          start_new_session=True, preexec_fn=die_with_parent))
         # The QEMUs hold the link now: a VM that powers off closes its end.
         for end in ends:
             if end is not None and end is not drain:
@@ -303,7 +316,8 @@ def boot_retrying(kernel, vms, timeout, prog, **kw):
         if attempt == 1 and any(early_report(spec.log) for spec in vms):
             say(prog, "kernel report during boot, before /init; booting the pair again")
             for spec in vms:
-                shutil.copy(spec.log, re.sub(r"\.log$", "", spec.log) + ".boot1.log")
+                if os.path.exists(spec.log):  # a QEMU that never started wrote none
+                    shutil.copy(spec.log, re.sub(r"\.log$", "", spec.log) + ".boot1.log")
             continue
         return rc
 
@@ -974,6 +988,7 @@ def main(argv):
         return 2
     # SIGTERM (a test's timeout) still stops the VMs, in boot()'s finally.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    signal.signal(signal.SIGHUP, lambda *_: sys.exit(1))
     try:
         return COMMANDS[argv[0]](argv[1:])
     except HarnessError as e:

@@ -31,6 +31,7 @@
 #define STREAM_SIGNAL	16		/* destroy_qp: signal every 16th */
 #define STREAM_MAX_MS	30000		/* destroy_qp: give up after this */
 #define DESTROY_AFTER_MS 500		/* destroy_qp: server's delay */
+#define LANDED_MAX_MS	20000		/* destroy_qp: wait for the first WRITE */
 #define RNR_DELAY_MS	1000		/* rnr: server posts its receive late */
 #define IDLE_MAX_S	600		/* idle: longest wait for the peer */
 /* rnr_timer: one packet, so that only RNR NAKs answer it (a stock rxe
@@ -172,8 +173,10 @@ void oob_read_client(struct ctx *c)
 
 /*
  * destroy_qp: the client streams 4 KiB RDMA WRITEs (64 outstanding, every
- * 16th signaled) until it gets an error completion; ~0.5 s after the start
- * the server destroys its QP, MR, CQs and PD under that stream.  The
+ * 16th signaled) until it gets an error completion; 0.5 s after the first
+ * WRITE landed in its memory (not after the start: on a loaded host the
+ * stream may not have begun by then, and the client would see no write
+ * complete) the server destroys its QP, MR, CQs and PD under that stream.  The
  * client's QP (timeout 16, retry_cnt 2) must then fail the oldest write
  * with IBV_WC_RETRY_EXC_ERR, after the destroy (checked with the server's
  * destroy time at MODE-END), and the server must survive.
@@ -278,8 +281,16 @@ void destroy_client(struct ctx *c)
 void destroy_server(struct ctx *c)
 {
 	uint64_t start = c->start_ms;
+	unsigned char before[64];
 	int r;
 
+	/* Slot 0 of the stream is the start of the MR: wait until it changes. */
+	memcpy(before, c->buf, sizeof(before));
+	while (!memcmp(before, c->buf, sizeof(before)) && now_ms() - start < LANDED_MAX_MS)
+		sleep_ms(1);
+	printf("# destroy_qp: the first WRITE landed %" PRIu64 " ms after the start%s\n",
+	       now_ms() - start, memcmp(before, c->buf, sizeof(before)) ? "" :
+	       " (not seen: destroying anyway)");
 	sleep_ms(DESTROY_AFTER_MS);
 	c->destroy_ms = now_ms() - start;
 	printf("# destroy_qp: destroying QP 0x%06x under the client's stream (%"

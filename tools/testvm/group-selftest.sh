@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The shared-boot harness must judge each run by its own slice: three
 # planted runs booked beside the real ones (tools/run-tests.sh puts them
-# first in the debug kernel's pair boot): one that passes, one whose
-# guest script fails, one whose console shows a kernel report (a WARNING
-# line).  Only the first may pass; the failing two must not take the next
-# run with them (that the passing one, booked after them, passes shows
-# it).  Without $SROCE_GROUP each run boots on its own.
+# first in the debug kernel's pair boot): one whose guest script fails,
+# one whose console shows a kernel report (a WARNING line), one that
+# leaves a lossy netem qdisc on eth0 (and passes), and one that passes if
+# its link has no qdisc left.  The failing two must not take the next run
+# with them, and the reset between runs must take the qdisc away (that the
+# last, booked after them, passes shows both).  Without $SROCE_GROUP each run boots on its own.
 #   tools/testvm/group-selftest.sh [debug|deb6.1|deb6.12]
 # Prints a KTAP document of the verdicts and its count, "group-selftest:
 # P passed, F failed".
@@ -18,7 +19,7 @@ flav=${1:-debug}
 mkdir -p "$top/build"
 doc=$top/build/group-selftest-$flav.ktap
 KTAP_STATE=$doc.state
-ktap_begin 4 >"$doc"
+ktap_begin 5 >"$doc"
 judge() {	# judge NAME WANT(pass|fail) RC LOG
 	local got=pass
 	[ "$3" -eq 0 ] || got=fail
@@ -29,13 +30,13 @@ judge() {	# judge NAME WANT(pass|fail) RC LOG
 		sed 's/^/# | /' "$4"
 	fi >>"$doc"
 }
-for run in fail report ok; do
+for run in fail report netem ok; do
 	pair_setup "group-selftest-$run" "$flav"
 	r=0
 	"$here/run-pair.sh" -A "$here/selftest/$run.sh" -B "$here/selftest/$run.sh" -o "$out" \
 		-k "$flavour" "${ko_args[@]}" -t 120 >"$out/judge.log" 2>&1 || r=1
 	case $run in
-	ok) judge "$run" pass $r "$out/judge.log" ;;
+	ok | netem) judge "$run" pass $r "$out/judge.log" ;;
 	*) judge "$run" fail $r "$out/judge.log" ;;
 	esac
 done

@@ -389,4 +389,6 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 	fi
 done 3</sroce/rc-plan
 phase_end
+# Leave the link as it came (a shared boot runs more after this).
+$TC qdisc del dev eth0 root 2>/dev/null
 exit $fail

@@ -110,6 +110,11 @@ def check_console(log):
     return not reports
 
 
+def init_started(log):
+    """LOG shows /init started."""
+    return os.path.exists(log) and any(INIT_STARTED in line for line in read_lines(log))
+
+
 def early_report(log):
     """A kernel report on LOG before /init started, or with no /init at all:
     the emulated boot's own (seen under TCG: a KASAN report in an early
@@ -249,7 +254,11 @@ def stop(procs, grace=1.0):
         p.wait()
 
 
-def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair", **qemu):
+EARLY_REPORT = 3   # boot(stop_early=True): a VM showed a report before /init
+
+
+def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
+         stop_early=False, **qemu):
     """Boot VMS (Vm, A first) and wait for them to power off, at most
     TIMEOUT seconds.  0 if they all powered off by themselves, 1 otherwise;
     nothing is left running.
@@ -287,9 +296,16 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair", *
             drain.setblocking(False)
         deadline = time.monotonic() + timeout
         planter = Planter({spec.name: (spec.log, p) for spec, p in zip(vms, procs)})
+        booting = list(vms) if stop_early else []
         while time.monotonic() < deadline and any(p.poll() is None for p in procs):
             time.sleep(poll)
             planter.poll()
+            # stop_early: a report before /init dooms the boot (see
+            # early_report()); stop it now, not after the whole run.
+            if booting and any(early_report(spec.log) for spec in booting):
+                say(prog, "kernel report during boot, before /init: stopping this boot")
+                return EARLY_REPORT
+            booting = [spec for spec in booting if not init_started(spec.log)]
             while drain is not None:
                 try:
                     if not drain.recv(1 << 16):
@@ -312,8 +328,8 @@ def boot_retrying(kernel, vms, timeout, prog, **kw):
     /init started (the emulated boot's own, see early_report()); the first
     boot's logs are kept as <log>.boot1.log, minus the .log."""
     for attempt in (1, 2):
-        rc = boot(kernel, vms, timeout, prog=prog, **kw)
-        if attempt == 1 and any(early_report(spec.log) for spec in vms):
+        rc = boot(kernel, vms, timeout, prog=prog, stop_early=attempt == 1, **kw)
+        if attempt == 1 and (rc == EARLY_REPORT or any(early_report(spec.log) for spec in vms)):
             say(prog, "kernel report during boot, before /init; booting the pair again")
             for spec in vms:
                 if os.path.exists(spec.log):  # a QEMU that never started wrote none

@@ -412,6 +412,33 @@ class Boot(FakeQemu):
         self.assertTrue(b.split("\n")[0].endswith("x.B=1"))
         self.assert_none_left()
 
+    def test_an_early_report_stops_the_boot_at_once_and_it_boots_again(self):
+        # A report before /init: with stop_early the boot ends within a
+        # poll or two, not at the VM's own end 30 s later.
+        os.environ["FAKE_CONSOLE"] = "BUG: KASAN: wild-memory-access in do_raw_spin_lock\n"
+        os.environ["FAKE_SLEEP"] = "30"
+        t0 = time.monotonic()
+        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True),
+                         vm.EARLY_REPORT)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assert_none_left()
+        # After /init, a report is the run's, not the boot's: no early stop.
+        for n in ("a.log", "b.log"):
+            os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = vm.INIT_STARTED + "\nBUG: KASAN: x\nSROCE-RESULT rc=0\n"
+        os.environ["FAKE_SLEEP"] = "1"
+        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True), 0)
+        # boot_retrying boots once more after an early report, keeping the
+        # first boot's consoles, and returns the second boot's result.
+        for n in ("a.log", "b.log"):
+            os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = "BUG: KASAN: early\n"
+        os.environ["FAKE_SLEEP"] = "30"
+        t0 = time.monotonic()
+        self.assertEqual(vm.boot_retrying("/k", self.vms("A", "B"), 20, "t", poll=0.05), 1)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "a.boot1.log")))
+        self.assertLess(time.monotonic() - t0, 40)  # the first boot stopped early
+
     def test_a_lone_vm_talks_to_nobody(self):
         self.assertEqual(vm.boot("/k", self.vms("A"), 20, poll=0.05), 0)
         self.assertIn("link: nothing", self.read("a.log"))

@@ -109,9 +109,9 @@ stage() {
 	rc=$?
 	# The stage's KTAP, counted by tools/ktap.py (with its reasons for
 	# failures that are no result, e.g. a truncated document, in
-	# NAME.count.log); a stage that prints no KTAP yet counts by its
-	# legacy "name: P passed, F failed" line, or by its exit status.
-	line=$(python3 tools/ktap.py count --legacy --status $rc --name "$name" "$logs/$name.log" \
+	# NAME.count.log).  Every stage prints KTAP: one that prints none
+	# fails, whatever its exit status.
+	line=$(python3 tools/ktap.py count --name "$name" "$logs/$name.log" \
 		2>"$logs/$name.count.log")
 	p=$(sed -nE 's/.*: ([0-9]+) passed.*/\1/p' <<<"$line")
 	f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")

@@ -32,7 +32,7 @@ judges those.  A run that never ended (a hung guest, a panic) has no
 result line, and fails there, as do the ones after it.
 
 A kernel report before /init ran (seen under TCG: an early IRQ's KASAN
-report) boots the pair once more, as run-pair.sh does (vm.boot_retrying).
+report) boots the pair once more, as run-pair.sh does (vmboot.boot_retrying).
 """
 import argparse
 import os
@@ -46,7 +46,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import pcapslice  # noqa: E402
-import vm  # noqa: E402
+import vmboot  # noqa: E402
+import vmimage  # noqa: E402
 
 BARRIER_PORT = 19700
 ROOTFS_ORDER = ["base", "full", "pyverbs"]
@@ -104,7 +105,7 @@ def plan(books):
     budget = sum(int(m["timeout"]) for _, _, m in books)
     return {
         "kernel": first["kernel"], "mods": first["mods"], "rootfs": rootfs,
-        # The guest's own timeout is the budget less 30 s (vm.guest_budget); the
+        # The guest's own timeout is the budget less 30 s (vmboot.guest_budget); the
         # boot and the barriers get 120 s more.
         "timeout": budget + 120,
         "append_a": merge_params(books, "append_a"),
@@ -131,7 +132,7 @@ def side_tree(books, side, work):
             os.makedirs(s)
             open(os.path.join(s, "skip"), "w").close()
         with open(os.path.join(s, "budget"), "w") as f:
-            f.write(f"{vm.guest_budget(int(meta['timeout']))}\n")
+            f.write(f"{vmboot.guest_budget(int(meta['timeout']))}\n")
     return root
 
 
@@ -234,19 +235,19 @@ def split(gdir, books):
 
 
 def boot(gdir, books):
-    """Boot the pair once for BOOKS (vm.boot_retrying); 0 if both VMs
+    """Boot the pair once for BOOKS (vmboot.boot_retrying); 0 if both VMs
     powered off in time."""
     p = plan(books)
-    base = vm.base_image(p["rootfs"])
+    base = vmimage.base_image(p["rootfs"])
     with tempfile.TemporaryDirectory() as work:
         vms = []
         for side in ("A", "B"):
-            img = vm.initrd([base, p["mods"]], side_tree(books, side, work), work, side)
-            vms.append(vm.Vm(side, img, os.path.join(gdir, f"{side.lower()}.log"),
+            img = vmimage.initrd([base, p["mods"]], side_tree(books, side, work), work, side)
+            vms.append(vmboot.Vm(side, img, os.path.join(gdir, f"{side.lower()}.log"),
                              p[f"append_{side.lower()}"]))
         print(f"group: {len(books)} runs, one boot of {p['kernel']} ({p['rootfs']} image), "
               f"budget {p['timeout']} s", file=sys.stderr)
-        return vm.boot_retrying(p["kernel"], vms, p["timeout"], "group",
+        return vmboot.boot_retrying(p["kernel"], vms, p["timeout"], "group",
                                 pcap=os.path.join(gdir, "link.pcap"))
 
 
@@ -262,7 +263,7 @@ def main():
         books = bookings(gdir)
         rc = 0 if args.split else boot(gdir, books)
         split(gdir, books)
-    except (GroupError, vm.HarnessError, subprocess.CalledProcessError, OSError, KeyError,
+    except (GroupError, vmboot.HarnessError, subprocess.CalledProcessError, OSError, KeyError,
             ValueError) as e:
         print(f"group: {e}", file=sys.stderr)
         return 2

@@ -24,9 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import group  # noqa: E402
 import vm  # noqa: E402
+import vmboot  # noqa: E402
+import vmimage  # noqa: E402
 
 CLEAN = ["Linux version 6.1", "rcu: \tRCU lockdep checking is enabled.",
-         "kmemleak: Kernel memory leak detector initialized", vm.INIT_STARTED,
+         "kmemleak: Kernel memory leak detector initialized", vmboot.INIT_STARTED,
          "SROCE-RESULT rc=0"]
 # Real report lines, each matched by only one rule of check-console (the
 # lockdep ones as older kernels print them, without "WARNING:").
@@ -75,23 +77,23 @@ class Tmp(unittest.TestCase):
 
 class Console(Tmp):
     def test_a_clean_log_passes(self):
-        self.assertEqual(vm.console_reports(CLEAN), [])
-        self.assertTrue(vm.check_console(self.write("c.log", "\n".join(CLEAN) + "\n")))
+        self.assertEqual(vmboot.console_reports(CLEAN), [])
+        self.assertTrue(vmboot.check_console(self.write("c.log", "\n".join(CLEAN) + "\n")))
 
     def test_every_rule_catches_its_own_report(self):
-        self.assertEqual(sorted(vm.REPORT_RULES), sorted(PLANTED))
+        self.assertEqual(sorted(vmboot.REPORT_RULES), sorted(PLANTED))
         for rule, line in PLANTED.items():
             with self.subTest(rule=rule):
-                self.assertEqual([r for r in vm.REPORT_RULES if re.search(r, line)], [rule])
-                self.assertEqual(vm.console_reports(CLEAN + [line]), [(len(CLEAN) + 1, line)])
+                self.assertEqual([r for r in vmboot.REPORT_RULES if re.search(r, line)], [rule])
+                self.assertEqual(vmboot.console_reports(CLEAN + [line]), [(len(CLEAN) + 1, line)])
 
     def test_every_report_kind_is_caught(self):
         for report in REPORTS:
             with self.subTest(report=report):
                 log = self.write("r.log", "\n".join(CLEAN + [report]) + "\n")
-                self.assertEqual(vm.console_reports(vm.read_lines(log)),
+                self.assertEqual(vmboot.console_reports(vmboot.read_lines(log)),
                                  [(len(CLEAN) + 1, report)])
-                self.assertFalse(vm.check_console(log))
+                self.assertFalse(vmboot.check_console(log))
 
     def test_the_shim_says_so_by_its_status(self):
         sh = os.path.join(HERE, "check-console.sh")
@@ -105,21 +107,21 @@ class Console(Tmp):
         self.assertIn(f"{len(CLEAN) + 1}:{REPORTS[1]}", r.stderr)
 
     def test_a_missing_log_fails(self):
-        self.assertFalse(vm.check_console(os.path.join(self.tmp, "none.log")))
+        self.assertFalse(vmboot.check_console(os.path.join(self.tmp, "none.log")))
 
     def test_early_reports_are_those_before_init(self):
         before = self.write("1.log", "\n".join([REPORTS[0]] + CLEAN) + "\n")
         after = self.write("2.log", "\n".join(CLEAN + [REPORTS[0]]) + "\n")
         no_init = self.write("3.log", "Linux version 6.1\n" + REPORTS[0] + "\n")
-        self.assertTrue(vm.early_report(before))
-        self.assertFalse(vm.early_report(after))
-        self.assertTrue(vm.early_report(no_init))
-        self.assertFalse(vm.early_report(os.path.join(self.tmp, "none.log")))
+        self.assertTrue(vmboot.early_report(before))
+        self.assertFalse(vmboot.early_report(after))
+        self.assertTrue(vmboot.early_report(no_init))
+        self.assertFalse(vmboot.early_report(os.path.join(self.tmp, "none.log")))
 
     def test_the_last_result_marker_counts(self):
         log = self.write("r.log", "SROCE-RESULT rc=0\n[ 1.0] x SROCE-RESULT rc=7\r\n")
-        self.assertEqual(vm.result_rc(log), 7)
-        self.assertIsNone(vm.result_rc(self.write("n.log", "Linux\n")))
+        self.assertEqual(vmboot.result_rc(log), 7)
+        self.assertIsNone(vmboot.result_rc(self.write("n.log", "Linux\n")))
 
 
 class QemuCmd(unittest.TestCase):
@@ -127,7 +129,7 @@ class QemuCmd(unittest.TestCase):
         return cmd[cmd.index(name) + 1]
 
     def test_one_default_set(self):
-        cmd = vm.qemu_cmd("/k/bz", "/i.gz", "/l.log", 570)
+        cmd = vmboot.qemu_cmd("/k/bz", "/i.gz", "/l.log", 570)
         self.assertEqual(cmd[0], "qemu-system-x86_64")
         self.assertEqual(self.opt(cmd, "-machine"), "q35")
         self.assertEqual(self.opt(cmd, "-smp"), "1")
@@ -143,7 +145,7 @@ class QemuCmd(unittest.TestCase):
             self.assertIn(word, append)
 
     def test_the_link_and_the_callers_choices(self):
-        cmd = vm.qemu_cmd("/k/bz", "/i.gz", "/l.log", 30, machine="pc", smp=2, memory=2048,
+        cmd = vmboot.qemu_cmd("/k/bz", "/i.gz", "/l.log", 30, machine="pc", smp=2, memory=2048,
                           loglevel=4, append="sroce.x=1", net_fd=7, mac="52:54:00:5e:00:0b",
                           extra=["-object", "filter-dump"])
         self.assertEqual(self.opt(cmd, "-machine"), "pc")
@@ -158,8 +160,8 @@ class QemuCmd(unittest.TestCase):
         self.assertIn("loglevel=4", append)
 
     def test_the_guest_budget(self):
-        self.assertEqual(vm.guest_budget(600), 570)
-        self.assertEqual(vm.guest_budget(40), 30)
+        self.assertEqual(vmboot.guest_budget(600), 570)
+        self.assertEqual(vmboot.guest_budget(40), 30)
 
 
 def fake_deb(dest, name, files):
@@ -203,7 +205,7 @@ class Images(Tmp):
         self.write("root/sroce/run.sh", "#!/bin/sh\n", 0o755)
         self.write("root/sroce/modules", "a.ko\n")
         os.symlink("sroce/run.sh", os.path.join(root, "link"))
-        out = vm.cpio_gz(root, os.path.join(self.tmp, "out", "p.cpio.gz"))
+        out = vmimage.cpio_gz(root, os.path.join(self.tmp, "out", "p.cpio.gz"))
         self.assertEqual(os.listdir(os.path.dirname(out)), ["p.cpio.gz"])   # no temporaries
         with gzip.open(out) as f:
             self.assertEqual(f.read(6), b"070701")      # newc, which the kernel unpacks
@@ -221,7 +223,7 @@ class Images(Tmp):
                 f.write("half")
             raise RuntimeError("interrupted")
         with self.assertRaises(RuntimeError):
-            vm.write_atomically(dest, fill)
+            vmimage.write_atomically(dest, fill)
         self.assertEqual(os.listdir(os.path.dirname(dest)), ["img"])
         with open(dest) as f:
             self.assertEqual(f.read(), "old")
@@ -231,7 +233,7 @@ class Images(Tmp):
         root = vm.sroce_tree(os.path.join(self.tmp, "root"), self.write("s.sh", "echo"),
                              mods=[self.write("m/b.ko", "b"), self.write("m/a.ko", "a")],
                              files=[self.write("f/data", "d")], settings={"role": "A\n"})
-        img = vm.initrd([base, mods], root, self.tmp, "A")
+        img = vmimage.initrd([base, mods], root, self.tmp, "A")
         with open(img, "rb") as f:
             data = f.read()
         self.assertTrue(data.startswith(b"BASEMODS"))
@@ -246,7 +248,7 @@ class Images(Tmp):
         self.assertTrue(os.access(os.path.join(got, "sroce/run.sh"), os.X_OK))
 
     def base(self, init, downloads):
-        return vm.base_image("base", os.path.join(self.tmp, "cache"), pkgs=["fakebox"],
+        return vmimage.base_image("base", os.path.join(self.tmp, "cache"), pkgs=["fakebox"],
                              init=init, install=lambda pkgs: None,
                              download=lambda debs, pkgs: downloads.append(pkgs))
 
@@ -281,8 +283,8 @@ class Images(Tmp):
         self.assertEqual(len(os.listdir(os.path.join(self.tmp, "cache", "initramfs"))), 2)
 
     def test_an_unknown_image_flavour_is_refused(self):
-        with self.assertRaises(vm.HarnessError):
-            vm.base_packages("huge")
+        with self.assertRaises(vmboot.HarnessError):
+            vmimage.base_packages("huge")
 
     def fake_kdir(self):
         kdir = os.path.join(self.tmp, "kernel")
@@ -293,27 +295,27 @@ class Images(Tmp):
     def test_a_build_trees_key_is_the_one_modroot_sh_gave_it(self):
         kdir = self.fake_kdir()
         ko = self.write("sroce.ko", "module")
-        kind, ver, out = vm.mod_root_target(kdir, [ko])
+        kind, ver, out = vmimage.mod_root_target(kdir, [ko])
         old = subprocess.run(["bash", "-c", 'k=$1; shift; { echo "$k"; stat -c %Y "$k/.done"; '
                               'for m; do sha256sum "$m"; done; } | sha256sum | cut -c1-12',
                               "-", kdir, ko], stdout=subprocess.PIPE, text=True).stdout.strip()
         self.assertEqual((kind, ver, out),
                          ("tree", "6.1.99-test", os.path.join(kdir, f"modroot-{old}.cpio.gz")))
         self.write("sroce.ko", "another module")
-        self.assertNotEqual(vm.mod_root_target(kdir, [ko])[2], out)
+        self.assertNotEqual(vmimage.mod_root_target(kdir, [ko])[2], out)
 
     def test_a_stock_tree_must_be_root_lib_modules_ver(self):
         mdir = os.path.join(self.tmp, "root/lib/modules/6.1.0-1-amd64")
         for f in ("modules.dep", "modules.order"):
             self.write(os.path.join(mdir, f), "")
-        kind, ver, out = vm.mod_root_target(mdir, [])
+        kind, ver, out = vmimage.mod_root_target(mdir, [])
         self.assertEqual((kind, ver), ("stock", "6.1.0-1-amd64"))
         self.assertEqual(os.path.dirname(out), os.path.join(self.tmp, "root"))
         os.rename(os.path.join(self.tmp, "root/lib"), os.path.join(self.tmp, "root/lob"))
-        with self.assertRaises(vm.HarnessError):
-            vm.mod_root_target(os.path.join(self.tmp, "root/lob/modules/6.1.0-1-amd64"), [])
-        with self.assertRaises(vm.HarnessError):
-            vm.mod_root_target(self.tmp, [])
+        with self.assertRaises(vmboot.HarnessError):
+            vmimage.mod_root_target(os.path.join(self.tmp, "root/lob/modules/6.1.0-1-amd64"), [])
+        with self.assertRaises(vmboot.HarnessError):
+            vmimage.mod_root_target(self.tmp, [])
 
     def test_the_module_root_has_the_extras_under_updates(self):
         ver = "6.1.99-test"
@@ -324,7 +326,7 @@ class Images(Tmp):
                 open(os.path.join(mods, ver, f), "w").close()
         extras = [self.write("b/sroce_v2.ko", "x"), self.write("b/kunit.ko.xz", "y")]
         names = {extras[0]: "sroce", extras[1]: "sroce_kunit"}
-        out = vm.build_mod_root(os.path.join(self.tmp, "c", "m.cpio.gz"), ver, fill, extras,
+        out = vmimage.build_mod_root(os.path.join(self.tmp, "c", "m.cpio.gz"), ver, fill, extras,
                                 name_of=names.get)
         got = unpack(out, os.path.join(self.tmp, "x"))
         upd = os.path.join(got, "usr/lib/modules", ver, "updates")
@@ -398,12 +400,12 @@ class FakeQemu(Tmp):
 
 class Boot(FakeQemu):
     def vms(self, *names):
-        return [vm.Vm(n, "/dev/null", os.path.join(self.tmp, f"{n.lower()}.log"), f"x.{n}=1")
+        return [vmboot.Vm(n, "/dev/null", os.path.join(self.tmp, f"{n.lower()}.log"), f"x.{n}=1")
                 for n in names]
 
     def test_vms_that_power_off_in_time(self):
         os.environ["FAKE_CONSOLE"] = "SROCE-RESULT rc=0\n"
-        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 20, poll=0.05), 0)
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 20, poll=0.05), 0)
         a, b = self.read("a.log"), self.read("b.log")
         self.assertIn("link: hi", a)        # each got what the other sent
         self.assertIn("link: hi", b)
@@ -418,16 +420,16 @@ class Boot(FakeQemu):
         os.environ["FAKE_CONSOLE"] = "BUG: KASAN: wild-memory-access in do_raw_spin_lock\n"
         os.environ["FAKE_SLEEP"] = "30"
         t0 = time.monotonic()
-        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True),
-                         vm.EARLY_REPORT)
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True),
+                         vmboot.EARLY_REPORT)
         self.assertLess(time.monotonic() - t0, 10)
         self.assert_none_left()
         # After /init, a report is the run's, not the boot's: no early stop.
         for n in ("a.log", "b.log"):
             os.unlink(os.path.join(self.tmp, n))
-        os.environ["FAKE_CONSOLE"] = vm.INIT_STARTED + "\nBUG: KASAN: x\nSROCE-RESULT rc=0\n"
+        os.environ["FAKE_CONSOLE"] = vmboot.INIT_STARTED + "\nBUG: KASAN: x\nSROCE-RESULT rc=0\n"
         os.environ["FAKE_SLEEP"] = "1"
-        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True), 0)
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05, stop_early=True), 0)
         # boot_retrying boots once more after an early report, keeping the
         # first boot's consoles, and returns the second boot's result.
         for n in ("a.log", "b.log"):
@@ -435,20 +437,20 @@ class Boot(FakeQemu):
         os.environ["FAKE_CONSOLE"] = "BUG: KASAN: early\n"
         os.environ["FAKE_SLEEP"] = "30"
         t0 = time.monotonic()
-        self.assertEqual(vm.boot_retrying("/k", self.vms("A", "B"), 20, "t", poll=0.05), 1)
+        self.assertEqual(vmboot.boot_retrying("/k", self.vms("A", "B"), 20, "t", poll=0.05), 1)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "a.boot1.log")))
         self.assertLess(time.monotonic() - t0, 40)  # the first boot stopped early
 
     def test_a_lone_vm_talks_to_nobody(self):
-        self.assertEqual(vm.boot("/k", self.vms("A"), 20, poll=0.05), 0)
+        self.assertEqual(vmboot.boot("/k", self.vms("A"), 20, poll=0.05), 0)
         self.assertIn("link: nothing", self.read("a.log"))
-        self.assertEqual(vm.boot("/k", self.vms("A"), 20, link=False, poll=0.05), 0)
+        self.assertEqual(vmboot.boot("/k", self.vms("A"), 20, link=False, poll=0.05), 0)
         self.assertNotIn("link:", self.read("a.log").split("cmdline", 2)[2])
 
     def test_the_deadline_stops_them_all(self):
         os.environ["FAKE_SLEEP"] = "60"
         t0 = time.monotonic()
-        self.assertEqual(vm.boot("/k", self.vms("A", "B"), 2, poll=0.05), 1)
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 2, poll=0.05), 1)
         self.assertLess(time.monotonic() - t0, 10)
         self.assert_none_left()
         for log in ("a.log", "b.log"):         # asked to stop first (QEMU flushes its files)
@@ -458,7 +460,7 @@ class Boot(FakeQemu):
         os.environ["FAKE_SLEEP"] = "60"
         os.environ["FAKE_WEDGED"] = "1"
         t0 = time.monotonic()
-        self.assertEqual(vm.boot("/k", self.vms("A"), 2, poll=0.05), 1)
+        self.assertEqual(vmboot.boot("/k", self.vms("A"), 2, poll=0.05), 1)
         self.assertLess(time.monotonic() - t0, 10)
         self.assert_none_left()
 
@@ -466,7 +468,7 @@ class Boot(FakeQemu):
         sleeper = subprocess.Popen(["sleep", "30"], start_new_session=True)
         try:
             log = self.write("b.log", "SROCE-PLANT-STALL B 400\nSROCE-PLANT-STALL B 70000\n")
-            planter = vm.Planter({"B": (log, sleeper)})
+            planter = vmboot.Planter({"B": (log, sleeper)})
             state = []
             seen = threading.Timer(0.2, lambda: state.append(proc_state(sleeper.pid)))
             seen.start()
@@ -482,7 +484,7 @@ class Boot(FakeQemu):
             self.assertIsNone(sleeper.poll())
             self.assertNotEqual(proc_state(sleeper.pid), "T")   # running again
         finally:
-            vm.stop([sleeper], grace=0)
+            vmboot.stop([sleeper], grace=0)
 
 
 def proc_state(pid):
@@ -521,7 +523,7 @@ class RunVm(FakeQemu):
         self.assert_none_left()
 
     def test_no_kernel_is_a_usage_error(self):
-        with self.assertRaises(vm.HarnessError):
+        with self.assertRaises(vmboot.HarnessError):
             vm.run_vm_main(["-k", self.tmp, "-s", "x"])
 
 
@@ -560,7 +562,7 @@ class Bookings(Tmp):
         self.assertEqual(vm.param_list("ack_span_max=0 mode=a,b"),
                          ["sroce.ack_span_max=0", "sroce.mode=a,b"])
         for bad in ("Ack=1", "x", "x=1;reboot"):
-            with self.assertRaises(vm.HarnessError):
+            with self.assertRaises(vmboot.HarnessError):
                 vm.param_list(bad)
 
 

@@ -2,7 +2,7 @@
 """KTAP (version 1, the kernel's Documentation/dev-tools/ktap.rst): the one
 result format of sroce's tests, and its one parser.
 
-    python3 tools/ktap.py count --name NAME [--legacy [--status RC]] [FILE...]
+    python3 tools/ktap.py count --name NAME [FILE...]
     python3 tools/ktap.py subtest --name NAME --number N [FILE...]
 
 count: prints "NAME: P passed, F failed" (", S skipped" when S > 0) over
@@ -13,10 +13,8 @@ counts its subtests, not itself.  "ok" passes, "not ok" fails, a "# SKIP"
 named on standard error: no document at all, a document with no plan, a
 plan that disagrees with the results found, a truncated document (a
 subtest with no result line), a "not ok" parent none of whose subtests
-failed.  --legacy: for a stage that prints no KTAP yet, a FILE with no
-document counts by its last "name: P passed, F failed" line instead, and
-with --status RC, a FILE with neither by RC, the stage's exit status (one
-pass if 0, else one failure); both named on standard error.
+failed; and a FILE with no document at all (a "name: P passed, F failed"
+line or an exit status counts for nothing).
 
 subtest: prints the documents of the FILEs as a subtest of a document
 being written (each line indented by four spaces, one document after the
@@ -44,7 +42,6 @@ KTAP_LINE = re.compile(r"^(K?TAP version|1\.\.\d|(not )?ok \d|#)")
 # console interleaves the two at any character, so "not ok 5 x" can arrive
 # as "not [  12.3] sroce: ..." and, on the next line, "ok 5 x".
 MIDLINE_TIMESTAMP = re.compile(r"\[\s*\d+\.\d+\]")
-LEGACY = re.compile(r"^[A-Za-z0-9_.-]+: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?")
 
 
 class Counts:
@@ -234,33 +231,14 @@ def parse(doc, where):
     return c, end
 
 
-def count_lines(lines, where, legacy=False, status=None):
+def count_lines(lines, where):
     """Counts of all documents in LINES (a list of str)."""
     c = Counts()
     docs = documents(lines)
     for i, d in enumerate(docs):
         c.add(parse(d, "%s#%d" % (where, i + 1) if len(docs) > 1 else where)[0])
-    if docs:
-        return c
-    if legacy:
-        last = None
-        for line in lines:
-            m = LEGACY.match(TIMESTAMP.sub("", line.strip("\r\n")))
-            if m:
-                last = m
-        if last:
-            c.passed, c.failed = int(last.group(1)), int(last.group(2))
-            c.skipped = int(last.group(3) or 0)
-            c.reasons.append("%s: no KTAP, counted by its legacy line" % where)
-            return c
-    if legacy and status is not None:
-        if status == 0:
-            c.passed = 1
-        else:
-            c.problem("%s: no KTAP, no count, exit status %d" % (where, status))
-        c.reasons.append("%s: no KTAP, no count: counted by its exit status" % where)
-        return c
-    c.problem("%s: no KTAP document" % where)
+    if not docs:
+        c.problem("%s: no KTAP document" % where)
     return c
 
 
@@ -279,13 +257,13 @@ def read(files):
     return out
 
 
-def count_files(files, legacy=False, status=None):
+def count_files(files):
     c = Counts()
     for name, lines in read(files):
         if lines is None:
             c.problem("%s: cannot be read" % name)
         else:
-            c.add(count_lines(lines, name, legacy, status))
+            c.add(count_lines(lines, name))
     return c
 
 
@@ -332,8 +310,6 @@ def main(argv=None):
     sp = ap.add_subparsers(dest="cmd", required=True)
     p = sp.add_parser("count")
     p.add_argument("--name", required=True)
-    p.add_argument("--legacy", action="store_true")
-    p.add_argument("--status", type=int)
     p.add_argument("files", nargs="*")
     p = sp.add_parser("subtest")
     p.add_argument("--name", required=True)
@@ -341,7 +317,7 @@ def main(argv=None):
     p.add_argument("files", nargs="*")
     a = ap.parse_args(argv)
     if a.cmd == "count":
-        c = count_files(a.files, a.legacy, a.status)
+        c = count_files(a.files)
         for r in c.reasons:
             print("ktap: %s" % r, file=sys.stderr)
         print(c.line(a.name))

@@ -60,27 +60,6 @@ pair_ktap_end() {
 	python3 "$top/tools/ktap.py" count --name "$1" "$ktap"
 }
 
-# pair_grep_count REGEX FILE...: lines matching REGEX (0 if none).
-pair_grep_count() {
-	local re=$1
-	shift
-	cat "$@" 2>/dev/null | grep -aEc "$re" || true
-}
-
-# pair_verdict NAME RC PASS FAIL [SKIP]: print "NAME: P passed, F failed"
-# (and ", S skipped" for checks that cannot run on this kernel: they count
-# neither as passed nor as failed) and succeed only if none failed.  A
-# failed VM run (RC != 0) with no failed check still counts as one
-# failure, and so does a run with no passes.
-pair_verdict() {
-	local name=$1 rc=$2 pass=$3 fail=$4 skip=${5:-0} more=
-	[ "$rc" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
-	[ "$pass" -gt 0 ] || fail=$((fail + 1))
-	[ "$skip" -eq 0 ] || more=", $skip skipped"
-	echo "$name: $pass passed, $fail failed$more"
-	[ "$fail" -eq 0 ]
-}
-
 # kverbs_modules NAME: build tools/kverbs' test modules (sroce_kverbs.ko,
 # sroce_kcm.ko) into $kvdir = build/kverbs-$flavour, at W=1, against the
 # test kernel $flavour (whose tree it sets in kdir); outside the source

@@ -382,8 +382,9 @@ struct sroce_qp {
 	/*
 	 * The initiator and responder depths exactly as modify_qp set them,
 	 * as query_qp reports them.  The requester keeps to max_rd_atomic
-	 * (stock rxe rounds it up to a power of two: set to 3, it has 4 READs
-	 * on the wire); the responder's resources are rounded up (resp.c).
+	 * (IBA 9.7.6.1, SROCE_SQR_ORD; stock rxe rounds it up to a power of
+	 * two: set to 3, it has 4 READs on the wire); the responder's
+	 * resources are rounded up (resp.c).
 	 * 0 acts as 1, as in rxe (sroce_rd_atomic_use()).
 	 */
 	u32 max_rd_atomic;

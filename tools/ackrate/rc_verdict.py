@@ -176,7 +176,7 @@ def depth_verdicts(rnd, pair, label, r):
     if depth is None:
         return []
     seen = r.get("max_reads_outstanding", 0)
-    text = (f"{rnd} {pair} capture initiator depth {depth} ({label.replace('/', ' ')}: "
+    text = (f"{rnd} {pair} capture IBA 9.7.6.1 initiator depth {depth} ({label.replace('/', ' ')}: "
             f"at most {seen} READs outstanding)")
     if pair.startswith("sroce-"):
         return [(seen == depth, text)]

@@ -151,19 +151,19 @@ class Capture(unittest.TestCase):
     def test_initiator_depth_exactly_as_set(self):
         # sroce as the requester: -o 3 means 3 READs on the wire at once.
         good = wl("3/clean/sroce-rxe/ib_read_bw/64/o3", max_reads_outstanding=3)
-        self.assertTrue(self.verdicts([good])["clean sroce-rxe capture initiator depth 3"])
+        self.assertTrue(self.verdicts([good])["clean sroce-rxe capture IBA 9.7.6.1 initiator depth 3"])
         # Rounded up to a power of two (stock rxe's way), or never used.
         for seen in (4, 2, 0):
             bad = wl("3/clean/sroce-rxe/ib_read_bw/64/o3", max_reads_outstanding=seen)
-            self.assertFalse(self.verdicts([bad])["clean sroce-rxe capture initiator depth 3"], seen)
+            self.assertFalse(self.verdicts([bad])["clean sroce-rxe capture IBA 9.7.6.1 initiator depth 3"], seen)
         # Stock rxe as the requester sends 4: information only.
         got = V.capture_verdicts([wl("3/clean/rxe-sroce/ib_read_bw/64/o3", max_reads_outstanding=4)],
                                  ["clean"], False, {})
-        self.assertNotIn("clean rxe-sroce capture initiator depth 3", checks(got))
+        self.assertNotIn("clean rxe-sroce capture IBA 9.7.6.1 initiator depth 3", checks(got))
         self.assertIn("at most 4 READs outstanding", " ".join(t for _, t in got))
         # No depth in the label: no depth check.
         got = self.verdicts([wl("3/clean/sroce-rxe/ib_read_bw/64", max_reads_outstanding=9)])
-        self.assertNotIn("clean sroce-rxe capture initiator depth 3", got)
+        self.assertNotIn("clean sroce-rxe capture IBA 9.7.6.1 initiator depth 3", got)
 
     def test_an_invariant_violation_fails(self):
         bad = wl("5/clean/sroce-sroce/sroce_integrity/all", violations=["ACK PSN moved backwards"])

@@ -58,7 +58,7 @@ clean       *       pt   ib_read_bw       4096    100  no    ib_read_bw/4096
 clean       *       pt   ib_read_bw       65536   20   5     ib_read_bw/65536
 clean       *       pt   ib_read_bw       262144  5    5     ib_read_bw/262144
 clean       *       pt   ib_atomic_bw     -       200  100   ib_atomic_bw/8
-# The initiator depth as set (perftest -o: max_rd_atomic and
+# IBA 9.7.6.1: the initiator depth as set (perftest -o: max_rd_atomic and
 # max_dest_rd_atomic 3, not a power of two): the capture counts the READs
 # outstanding at once; with sroce as the requester exactly 3.
 clean       *       pt   ib_read_bw       64      200  100   ib_read_bw/64/o3 -o 3

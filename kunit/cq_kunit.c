@@ -127,7 +127,6 @@ static struct cq_kernel *cq_kernel_new(struct kunit *test, int cqe)
 	KUNIT_ASSERT_NOT_NULL(test, k->cq);
 	KUNIT_ASSERT_NOT_NULL(test, k->qp);
 	k->sdev->attr.max_cqe = 32767;
-	k->sdev->kverbs = true;
 	k->cq->ibcq.device = &k->sdev->ibdev;
 	k->qp->ibqp.qp_num = 17;
 	KUNIT_ASSERT_EQ(test, sroce_create_cq(&k->cq->ibcq, &attr, NULL), 0);
@@ -250,23 +249,28 @@ static void cq_kernel_overflow_resize_test(struct kunit *test)
 	}
 }
 
-/* Without the kverbs parameter a kernel CQ is refused, and nothing is allocated. */
-static void cq_kernel_refused_without_kverbs_test(struct kunit *test)
+/* A kernel CQ of 0 or of more than max_cqe entries is refused, and nothing is allocated. */
+static void cq_kernel_bad_size_refused_test(struct kunit *test)
 {
-	struct ib_cq_init_attr attr = { .cqe = 4 };
+	static const int sizes[] = { 0, -1, SROCE_MAX_CQE + 1 };
 	struct sroce_dev *sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
 	struct sroce_cq *cq = kunit_kzalloc(test, sizeof(*cq), GFP_KERNEL);
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, sdev);
 	KUNIT_ASSERT_NOT_NULL(test, cq);
-	sdev->attr.max_cqe = 32767;
+	sdev->attr.max_cqe = SROCE_MAX_CQE;
 	cq->ibcq.device = &sdev->ibdev;
-	KUNIT_EXPECT_EQ(test, sroce_create_cq(&cq->ibcq, &attr, NULL), -EOPNOTSUPP);
-	KUNIT_EXPECT_NULL(test, cq->queue.buf);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct ib_cq_init_attr attr = { .cqe = sizes[i] };
+
+		KUNIT_EXPECT_EQ(test, sroce_create_cq(&cq->ibcq, &attr, NULL), -EINVAL);
+		KUNIT_EXPECT_NULL(test, cq->queue.buf);
+	}
 }
 
 static struct kunit_case cq_cases[] = {
-	KUNIT_CASE(cq_kernel_refused_without_kverbs_test),
+	KUNIT_CASE(cq_kernel_bad_size_refused_test),
 	KUNIT_CASE(cq_kernel_poll_test),
 	KUNIT_CASE(cq_kernel_notify_iba_11_4_2_2_test),
 	KUNIT_CASE(cq_kernel_overflow_resize_test),

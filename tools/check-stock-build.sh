@@ -9,7 +9,7 @@
 # headers with a few headers rewritten: "past" (6.1 before the stable
 # backport of timer_delete_sync) and "future" (6.12 plus the upstream
 # changes after it: the string-literal MODULE_IMPORT_NS of v6.13, the DMA
-# handle of v6.17, timer_container_of of v6.16, rdma_link_ops.dellink);
+# handle of v6.17, timer_container_of of v6.16);
 # sroce must build against both as well.
 #
 # Each tree's modules are built by `make module-for` in build/stock/TREE/
@@ -47,10 +47,10 @@ bad() { ktap_fail "$*" >>"$doc"; tail -n1 "$doc"; fail=$((fail + 1)); }
 # What each tree has.
 declare -A expect=(
 	[deb6.1]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
-	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H MODULE_IMPORT_NS_IDENT REG_MR_DMABUF_ATTRS TIMER_DELETE_SYNC"
+	[deb6.12]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
 	[debug]="MODULE_IMPORT_NS_IDENT TIMER_DELETE_SYNC"
 	[past]="MODULE_IMPORT_NS_IDENT"
-	[future]="CREATE_CQ_ATTRS LINK_DELLINK LINUX_UNALIGNED_H REG_MR_DMABUF_ATTRS REG_MR_DMAH TIMER_CONTAINER_OF TIMER_DELETE_SYNC"
+	[future]="CREATE_CQ_ATTRS LINUX_UNALIGNED_H REG_MR_DMAH TIMER_CONTAINER_OF TIMER_DELETE_SYNC"
 )
 trees=("$@")
 [ ${#trees[@]} -gt 0 ] || trees=(deb6.1 deb6.12 debug past future)
@@ -137,10 +137,6 @@ rep("""					    int mr_access_flags,
 					    struct uverbs_attr_bundle *attrs);""", """					    int mr_access_flags,
 					    struct ib_dmah *dmah,
 					    struct uverbs_attr_bundle *attrs);""")
-PY
-	edit "$k" rdma/rdma_netlink.h <<'PY' || return 1
-rep("	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n",
-    "	int (*newlink)(const char *ibdev_name, struct net_device *ndev);\n	int (*dellink)(struct ib_device *dev);\n")
 PY
 	edit "$k" linux/module.h <<'PY' || return 1
 rep("#define MODULE_IMPORT_NS(ns)	MODULE_INFO(import_ns, __stringify(ns))",

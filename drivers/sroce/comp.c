@@ -13,11 +13,6 @@
 #include "wire.h"
 #include "trace.h"
 
-/* Responses one pass takes before it yields to the other QPs. */
-#define SROCE_COMP_BUDGET 64
-/* Responses queued for the completer at most; more are dropped (counted). */
-#define SROCE_COMP_QUEUE_MAX 1024
-
 /* Put a READ response's data or an ATOMIC's original value in place. */
 static u8 sroce_comp_place(struct sroce_qp *qp, const struct sroce_comp_place *pl,
 			   struct sk_buff *skb, const struct sroce_pkt *pkt)
@@ -164,13 +159,13 @@ void sroce_sq_ready(struct sroce_qp *qp)
 		.pmtu = ud ? ib_mtu_enum_to_int(READ_ONCE(qp->sdev->active_mtu)) : qp->path_mtu,
 		.transport = ud ? SROCE_TRANSPORT_UD :
 			     sroce_qp_is_uc(qp) ? SROCE_TRANSPORT_UC : SROCE_TRANSPORT_RC,
-		.window = sroce_req_window,
-		.ackreq_every = sroce_ackreq_every,
+		.window = sroce_params.req_window.val,
+		.ackreq_every = sroce_params.ackreq_every.val,
 		.max_rd_atomic = sroce_rd_atomic_use(qp->max_rd_atomic),
 		.timeout = qp->timeout,
 		.retry_cnt = qp->retry_cnt,
 		.rnr_retry = qp->rnr_retry,
-		.hold_tail = sroce_ackreq_hold,
+		.hold_tail = sroce_params.ackreq_hold,
 	};
 
 	sroce_task_assert_owned(&qp->task);

@@ -61,18 +61,6 @@ static inline struct ib_udata *sroce_create_cq_udata(struct ib_udata *udata)
 #define sroce_reg_mr_dmah() ((void *)NULL)
 #endif
 
-/*
- * ib_device_ops.reg_user_mr_dmabuf's last parameter: the attribute
- * bundle from v6.12, the user data before.  sroce, like stock rxe, has
- * no dma-buf MRs (ib_core answers EOPNOTSUPP for a device without the
- * op); this is the type that op would take.
- */
-#ifdef SROCE_HAVE_REG_MR_DMABUF_ATTRS
-#define sroce_reg_mr_dmabuf_ctx uverbs_attr_bundle
-#else
-#define sroce_reg_mr_dmabuf_ctx ib_udata
-#endif
-
 /* timer_delete_sync() and timer_delete(): v6.2, and the 6.1 stable series. */
 #ifndef SROCE_HAVE_TIMER_DELETE_SYNC
 static inline int timer_delete_sync(struct timer_list *timer)
@@ -100,14 +88,5 @@ static inline int timer_delete(struct timer_list *timer)
 #else
 #define SROCE_IMPORT_NS_KUNIT() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #endif
-
-/*
- * rdma_link_ops.dellink (SROCE_HAVE_LINK_DELLINK, after v6.19): `rdma link
- * delete` calls it before it unregisters the device, so that a link type
- * can undo what its newlink set up beyond the device.  sroce sets nothing
- * up per link beyond the device (the UDP tunnel lives as long as the
- * module; a device frees its own state in dealloc_driver), so it leaves
- * the slot empty on every kernel.
- */
 
 #endif /* SROCE_COMPAT_H */

@@ -61,8 +61,6 @@ int sroce_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (!udata && !to_sdev(ibcq->device)->kverbs)
-		return -EOPNOTSUPP;
 	if (attr->cqe > INT_MAX || cq_check_cqe(ibcq, attr->cqe))
 		return -EINVAL;
 	spin_lock_init(&cq->lock);

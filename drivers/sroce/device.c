@@ -70,29 +70,29 @@ static void sroce_init_attr(struct sroce_dev *sdev, struct net_device *ndev)
 	a->fw_ver = 0;
 	a->max_mr_size = ~0ull;
 	a->page_size_cap = 0xfffff000;
-	a->max_qp = 0x10000;
-	a->max_qp_wr = 0x4000;
-	a->max_send_sge = 32;
-	a->max_recv_sge = 32;
-	a->max_sge_rd = 32;
-	a->max_cq = 0x4000;
-	a->max_cqe = 32767;
-	a->max_mr = 0x4000;
-	a->max_mw = 0x4000;
-	a->max_pd = 0x7ffc;
+	a->max_qp = SROCE_MAX_QP;
+	a->max_qp_wr = SROCE_MAX_QP_WR;
+	a->max_send_sge = SROCE_MAX_SGE;
+	a->max_recv_sge = SROCE_MAX_SGE;
+	a->max_sge_rd = SROCE_MAX_SGE;
+	a->max_cq = SROCE_MAX_CQ;
+	a->max_cqe = SROCE_MAX_CQE;
+	a->max_mr = SROCE_MAX_MR;
+	a->max_mw = SROCE_MAX_MW;
+	a->max_pd = SROCE_MAX_PD;
 	a->max_qp_rd_atom = SROCE_MAX_QP_RD_ATOM;
 	a->max_qp_init_rd_atom = SROCE_MAX_QP_RD_ATOM;
-	a->max_res_rd_atom = 0x3f000;
+	a->max_res_rd_atom = SROCE_MAX_RES_RD_ATOM;
 	a->atomic_cap = IB_ATOMIC_HCA;
-	a->max_srq = 0x3ff;
+	a->max_srq = SROCE_MAX_SRQ;
 	a->max_ah = SROCE_MAX_AH;
 	a->max_mcast_grp = SROCE_MAX_MCAST_GRP;
 	a->max_mcast_qp_attach = SROCE_MAX_MCAST_QP_ATTACH;
 	a->max_total_mcast_qp_attach = SROCE_MAX_MCAST_GRP * SROCE_MAX_MCAST_QP_ATTACH;
-	a->max_srq_wr = 0x4000;
-	a->max_srq_sge = 27;
-	a->max_pkeys = 64;
-	a->local_ca_ack_delay = 15;
+	a->max_srq_wr = SROCE_MAX_SRQ_WR;
+	a->max_srq_sge = SROCE_MAX_SRQ_SGE;
+	a->max_pkeys = SROCE_MAX_PKEYS;
+	a->local_ca_ack_delay = SROCE_LOCAL_CA_ACK_DELAY;
 	/* Memory windows of both types (mw.c). */
 	a->device_cap_flags = IB_DEVICE_MEM_WINDOW | IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -117,10 +117,10 @@ static int sroce_query_port(struct ib_device *ibdev, u32 port, struct ib_port_at
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP : IB_PORT_PHYS_STATE_DISABLED;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = READ_ONCE(sdev->active_mtu);
-	attr->gid_tbl_len = 1024;
+	attr->gid_tbl_len = SROCE_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->port_cap_flags = IB_PORT_CM_SUP;
-	attr->max_msg_sz = 0x800000;
+	attr->max_msg_sz = SROCE_MAX_MSG_SIZE;
 	attr->bad_pkey_cntr = 0;
 	attr->qkey_viol_cntr = 0;
 	attr->lid = 0;
@@ -242,6 +242,7 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.destroy_srq = sroce_destroy_srq,
 	.detach_mcast = sroce_detach_mcast,
 	.get_hw_stats = sroce_get_hw_stats,
+	.get_dma_mr = sroce_get_dma_mr,
 	.get_link_layer = sroce_get_link_layer,
 	.get_port_immutable = sroce_get_port_immutable,
 	.mmap = sroce_mmap,
@@ -249,7 +250,10 @@ static const struct ib_device_ops sroce_dev_ops = {
 	.modify_hw_stat = sroce_modify_hw_stat,
 	.modify_qp = sroce_modify_qp,
 	.modify_srq = sroce_modify_srq,
+	.poll_cq = sroce_poll_cq,
+	.post_recv = sroce_post_recv,
 	.post_send = sroce_post_send,
+	.post_srq_recv = sroce_post_srq_recv,
 	.query_ah = sroce_query_ah,
 	.query_device = sroce_query_device,
 	.query_pkey = sroce_query_pkey,
@@ -267,24 +271,6 @@ static const struct ib_device_ops sroce_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, sroce_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, sroce_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, sroce_ucontext, ibuc),
-};
-
-/*
- * The kernel verbs: with them ib_core counts sroce as a kernel verbs
- * provider (ib_device_check_mandatory()) and attaches its kernel clients
- * when the device registers: ib_mad (on QP1, the GSI QP), ib_cm, rdma_cm
- * and the kernel ULPs.  Off, the device serves user space only.
- */
-static bool kverbs = true;
-module_param(kverbs, bool, 0444);
-MODULE_PARM_DESC(kverbs,
-		 "Offer kernel verbs (kernel PD, CQ, SRQ, RC/UD/GSI QP, AH, DMA MR) to kernel consumers: ib_mad, ib_cm and rdma_cm attach (default: on)");
-
-static const struct ib_device_ops sroce_kverbs_ops = {
-	.get_dma_mr = sroce_get_dma_mr,
-	.poll_cq = sroce_poll_cq,
-	.post_recv = sroce_post_recv,
-	.post_srq_recv = sroce_post_srq_recv,
 };
 
 static void sroce_port_event(struct sroce_dev *sdev, enum ib_event_type type)
@@ -336,9 +322,6 @@ static int sroce_newlink(const char *ibdev_name, struct net_device *ndev)
 	sdev->ibdev.uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) |
 				       BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	ib_set_device_ops(&sdev->ibdev, &sroce_dev_ops);
-	sdev->kverbs = kverbs;
-	if (kverbs)
-		ib_set_device_ops(&sdev->ibdev, &sroce_kverbs_ops);
 
 	err = ib_device_set_netdev(&sdev->ibdev, ndev, 1);
 	if (err)

@@ -42,9 +42,6 @@
 
 int sroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	/* ib_alloc_pd() would call the get_dma_mr that is not offered. */
-	if (!udata && !to_sdev(ibpd->device)->kverbs)
-		return -EOPNOTSUPP;
 	return 0;
 }
 

@@ -18,21 +18,16 @@
 
 static struct socket *sroce_sk4;
 static struct socket *sroce_sk6;
-/* Drops that no device can count (no sroce device on the netdev). */
-static atomic64_t sroce_global_drops[SROCE_RX_DROP_COUNT];
+/* Datagrams that no device can count: no sroce device on the netdev. */
+static atomic64_t sroce_drops_no_device;
 static struct dentry *sroce_debugfs;
-
-void sroce_rx_drop_global(enum sroce_drop why)
-{
-	atomic64_inc(&sroce_global_drops[why]);
-}
 
 static int sroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct sroce_dev *sdev = sroce_get_dev_from_net(skb->dev);
 
 	if (!sdev) {
-		sroce_rx_drop_global(SROCE_RX_DROP_NO_DEVICE);
+		atomic64_inc(&sroce_drops_no_device);
 		kfree_skb(skb);
 		return 0;
 	}
@@ -85,7 +80,7 @@ struct socket *sroce_net_sock(bool ipv6)
 static int sroce_drops_show(struct seq_file *m, void *unused)
 {
 	seq_printf(m, "rx_drop_no_device %lld\n",
-		   atomic64_read(&sroce_global_drops[SROCE_RX_DROP_NO_DEVICE]));
+		   atomic64_read(&sroce_drops_no_device));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sroce_drops);

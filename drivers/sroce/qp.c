@@ -118,8 +118,6 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	/* QP1, ib_mad's: a kernel QP of port 1 (rxe_qp_chk_init). */
 	if (init->qp_type == IB_QPT_GSI && (udata || init->port_num != 1))
 		return -EINVAL;
-	if (!udata && !sdev->kverbs)
-		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EINVAL;
 	if (udata && (udata->inlen || udata->outlen < sizeof(resp)))
@@ -206,9 +204,7 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	err = sroce_tx_qp_init(qp);
 	if (err)
 		goto err_rq;
-	err = sroce_resp_create(qp);
-	if (err)
-		goto err_tx;
+	sroce_resp_create(qp);
 	err = sroce_sqs_create(qp);
 	if (err)
 		goto err_resp;
@@ -226,7 +222,6 @@ err_sqs:
 	sroce_sqs_destroy(qp);
 err_resp:
 	sroce_resp_destroy(qp);
-err_tx:
 	sroce_tx_qp_cleanup(qp);
 err_rq:
 	if (!qp->srq)
@@ -526,6 +521,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    struct ib_udata *udata)
 {
 	struct sroce_qp *qp = to_sqp(ibqp);
+	struct sroce_resp_res res = {};
 	enum ib_qp_state cur, next;
 	struct sroce_av av;
 	unsigned long flags;
@@ -544,6 +540,13 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	err = sroce_qp_check_attr(qp, attr, mask, cur, next, &av);
 	if (err)
 		goto out;
+	/* What can fail is done before anything is stored: all or nothing. */
+	if (next == IB_QPS_RTR && cur != IB_QPS_RTR) {
+		err = sroce_resp_alloc(&res, (mask & IB_QP_MAX_DEST_RD_ATOMIC) ?
+				       attr->max_dest_rd_atomic : qp->max_dest_rd_atomic);
+		if (err)
+			goto out;
+	}
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (qp->state != cur) {
@@ -563,9 +566,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_RTR:
 		/* Stopped since RESET already; from now on it is certain. */
 		sroce_qp_quiesce(qp);
-		err = sroce_resp_ready(qp);
-		if (err)
-			break;
+		sroce_resp_ready(qp, &res);
 		sroce_task_start(&qp->task);
 		spin_lock_irqsave(&qp->state_lock, flags);
 		WRITE_ONCE(qp->state, IB_QPS_RTR);
@@ -610,6 +611,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 out:
 	mutex_unlock(&qp->modify_lock);
+	kfree(res.res);		/* not taken: the call failed */
 	return err;
 }
 

@@ -15,32 +15,6 @@
 #include "wire.h"
 #include "trace.h"
 
-/*
- * Packets one pass may send before it yields to the other QPs and to its
- * own completer, which runs first in every pass: a response that arrives
- * while a long message goes out waits at most this many transmits (under
- * TCG ~1 ms each), not the whole message, before it is seen; a 64-packet
- * pass outlasted the 67 ms ACK timeout the tools set.
- */
-#define SROCE_REQ_BUDGET 16
-/* WQEs one pass may copy in from the ring. */
-#define SROCE_REQ_FETCH 64
-
-unsigned int sroce_ackreq_every = 32;
-module_param_named(ackreq_every, sroce_ackreq_every, uint, 0444);
-MODULE_PARM_DESC(ackreq_every,
-		 "Set AckReq after N request packets, on the end of the message if it comes within another N, so the window keeps moving (IBA 9.7.5.1.6); 0: only at the end of the posted work and before blocking (default 32)");
-
-bool sroce_ackreq_hold = true;
-module_param_named(ackreq_hold, sroce_ackreq_hold, bool, 0444);
-MODULE_PARM_DESC(ackreq_hold,
-		 "Hold the last packet of the posted work while an ACK is due, until it arrives, more work is posted, or half the retransmit timeout has passed; then it asks for the next ACK (IBA 9.7.5.1.6). Small messages posted one by one then draw about one ACK per round trip, but a message posted right behind another can wait up to that round trip (default on)");
-
-unsigned int sroce_req_window = 1024;
-module_param_named(req_window, sroce_req_window, uint, 0444);
-MODULE_PARM_DESC(req_window,
-		 "Request PSNs a QP may have outstanding, 1..8388607 (default 1024)");
-
 static u8 sroce_req_gather(struct sroce_qp *qp, const struct sroce_req_pkt *pkt,
 			   struct sk_buff *skb, u8 *payload)
 {

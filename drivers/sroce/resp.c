@@ -28,29 +28,13 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-static unsigned int ack_coalesce_max = 16;
-module_param(ack_coalesce_max, uint, 0444);
-MODULE_PARM_DESC(ack_coalesce_max,
-		 "AckReq'd requests one coalesced ACK may cover (1: an ACK per AckReq, like rxe)");
-
-/* Half of stock rxe's window of 128 unacknowledged PSNs (RXE_MAX_UNACKED_PSNS). */
-static unsigned int ack_span_max = 64;
-module_param(ack_span_max, uint, 0444);
-MODULE_PARM_DESC(ack_span_max,
-		 "PSNs an owed ACK may newly cover before it goes out mid-batch (0: no limit)");
-
-#define SROCE_RESP_QUEUE_MAX 4096	/* request packets waiting for the QP task */
-/* Requests one run of the stage takes: bounds a pass (fairness between QPs). */
-#define SROCE_RESP_BATCH_MAX 64
-
-int sroce_resp_create(struct sroce_qp *qp)
+void sroce_resp_create(struct sroce_qp *qp)
 {
 	struct sroce_resp *resp = &qp->resp;
 
 	skb_queue_head_init(&resp->rxq);
 	resp->res = NULL;
 	resp->nres = 0;
-	return 0;
 }
 
 static void sroce_resp_purge(struct sroce_qp *qp)
@@ -646,41 +630,44 @@ int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
 }
 
 /* The QP enters RTR: (re)initialise the core with its attributes. */
-int sroce_resp_ready(struct sroce_qp *qp)
+/*
+ * The responder resources of a QP about to enter RTR with responder depth
+ * @depth, allocated before modify_qp stores anything (its only failure),
+ * then handed to sroce_resp_ready().  Exact on what we send, tolerant of
+ * what we receive: the requester keeps to its depth as set, but a stock
+ * rxe requester set to 3 sends 4 (it rounds up to a power of two), so the
+ * resources are rounded up the same way rather than NAK a fourth READ as
+ * Invalid Request.
+ */
+int sroce_resp_alloc(struct sroce_resp_res *r, u32 depth)
+{
+	r->n = roundup_pow_of_two(sroce_rd_atomic_use(depth));
+	r->res = kcalloc(r->n, sizeof(*r->res), GFP_KERNEL);
+	return r->res ? 0 : -ENOMEM;
+}
+
+void sroce_resp_ready(struct sroce_qp *qp, struct sroce_resp_res *r)
 {
 	struct sroce_resp *resp = &qp->resp;
 	struct sroce_resp_params p = {
 		.epsn = qp->rq_psn,
 		.pmtu = qp->path_mtu,
-		.ack_coalesce_max = ack_coalesce_max,
-		.ack_span_max = ack_span_max,
+		.ack_coalesce_max = sroce_params.ack_coalesce_max.val,
+		.ack_span_max = sroce_params.ack_span_max.val,
 		.srq = !!qp->srq,
 		.min_rnr_timer = qp->min_rnr_timer,
 	};
-	struct sroce_rd_res *res = NULL;
-	/*
-	 * Exact on what we send, tolerant of what we receive: the requester
-	 * keeps to its depth as set, but a stock rxe requester set to 3 sends
-	 * 4 (it rounds up to a power of two), so the resources are rounded up
-	 * the same way rather than NAK a fourth READ as Invalid Request.
-	 */
-	u32 nres = roundup_pow_of_two(sroce_rd_atomic_use(qp->max_dest_rd_atomic));
 
 	sroce_task_assert_owned(&qp->task);
-	if (nres) {
-		res = kcalloc(nres, sizeof(*res), GFP_KERNEL);
-		if (!res)
-			return -ENOMEM;
-	}
 	kfree(resp->res);
-	resp->res = res;
-	resp->nres = nres;
-	sroce_resp_init(&resp->core, &p, res, nres);
+	resp->res = r->res;
+	resp->nres = r->n;
+	r->res = NULL;
+	sroce_resp_init(&resp->core, &p, resp->res, resp->nres);
 	sroce_uc_init(&resp->uc, qp->rq_psn, qp->path_mtu, !!qp->srq);
 	memset(&resp->seen, 0, sizeof(resp->seen));
 	sroce_cursor_put(&resp->place);
 	resp->have_wqe = false;
-	return 0;
 }
 
 /* RESET, ERR or destroy: drop the queued requests; in ERR (@flush) flush the receives. */

@@ -93,11 +93,6 @@ struct sroce_sqs {
 	struct sroce_sq_stats seen;	/* core counters already added to the device */
 };
 
-/* req.c: module parameters (modinfo) */
-extern unsigned int sroce_ackreq_every;
-extern bool sroce_ackreq_hold;
-extern unsigned int sroce_req_window;
-
 /* wqe.c */
 int sroce_sqs_create(struct sroce_qp *qp);
 void sroce_sqs_destroy(struct sroce_qp *qp);

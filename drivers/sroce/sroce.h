@@ -29,6 +29,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "params.h"
 #include "dma.h"
 #include "task.h"
 #include "sq.h"
@@ -38,46 +39,17 @@
 #include <sroce/uc_abi.h>
 
 #define SROCE_LINK_TYPE "sroce"
-#define SROCE_VENDOR_ID 0xffffff	/* as rxe: perftest takes its generic path */
-#define SROCE_MAX_QP_RD_ATOM 128
 #define SROCE_UVERBS_ABI_VERSION 2
-/* Ethernet + IPv6 + UDP + BTH + the largest extension + ICRC (rxe: 80). */
-#define SROCE_MAX_HDR_LENGTH 80
 
-#define SROCE_MAX_SGE 32		/* max_send_sge / max_recv_sge */
-#define SROCE_MAX_SRQ_SGE 27
-#define SROCE_MAX_INLINE 512
-#define SROCE_MIN_QPN 17		/* 0, 1 are special; rxe starts at 0x11 too */
-#define SROCE_MAX_QPN 0xfffffe		/* 0xffffff is IB_MULTICAST_QPN, never a QP's */
+#include "lists.h"
 
-/*
- * Why a received packet was dropped: one counter each (stats.c names
- * them).  recv.c may add reasons: keep stats.c's table in step.
- */
+#define SROCE_RX_DROP_ENUM(NAME, lname, flags) SROCE_RX_DROP_##NAME,
 enum sroce_drop {
-	SROCE_RX_DROP_NO_DEVICE,	/* no sroce device on the receiving netdev */
-	SROCE_RX_DROP_TOO_SHORT,	/* shorter than its headers + ICRC */
-	SROCE_RX_DROP_NO_QP,		/* no such destination QP */
-	SROCE_RX_DROP_BAD_TVER,		/* BTH TVer != 0 */
-	SROCE_RX_DROP_BAD_PKEY,		/* P_Key not 0xFFFF */
-	SROCE_RX_DROP_BAD_OPCODE,	/* an opcode sroce does not carry */
-	SROCE_RX_DROP_BAD_PAD,		/* pad count larger than the payload */
-	SROCE_RX_DROP_BAD_ICRC,		/* ICRC mismatch */
-	SROCE_RX_DROP_QP_TYPE,		/* the opcode's transport is not the QP's */
-	SROCE_RX_DROP_QP_STATE,		/* QP not in RTR/RTS/SQD/SQE */
-	SROCE_RX_DROP_BAD_ADDR,		/* source/destination IP != the QP's path */
-	SROCE_RX_DROP_SQ_STATE,		/* a response to a QP not in RTS/SQD */
-	SROCE_RX_DROP_RESP_BUSY,	/* responder queue full */
-	SROCE_RX_DROP_CORE,		/* the core decided DROP (its stats say why) */
-	SROCE_RX_DROP_COMP_BUSY,	/* completer queue full */
-	SROCE_RX_DROP_BAD_DGID,		/* UD: destination address not in the GID table */
-	SROCE_RX_DROP_BAD_QKEY,		/* UD: DETH Q_Key is not the QP's (ud.c) */
-	SROCE_RX_DROP_NO_WQE,		/* UD, UC: no receive WQE posted (ud.c, uc.c) */
-	SROCE_RX_DROP_UC_SEQUENCE,	/* UC: PSN gap or out of sequence: a message lost */
-	SROCE_RX_DROP_UC_REFUSED,	/* UC: a message refused: length, access, rkey, buffer */
-	SROCE_RX_DROP_NO_MEMORY,	/* multicast: no memory for a member's copy */
+	SROCE_RX_DROP_LIST(SROCE_RX_DROP_ENUM)
 	SROCE_RX_DROP_COUNT,
 };
+
+#undef SROCE_RX_DROP_ENUM
 
 /* Per-device counters, exported through `rdma statistic`. */
 enum sroce_counter {
@@ -129,21 +101,12 @@ struct sroce_dev {
 	spinlock_t mw_lock;
 	atomic64_t counters[SROCE_CNT_COUNT];
 	struct list_head list;		/* in sroce_devs (device.c) while registered */
-	/*
-	 * Kernel verbs offered (the kverbs parameter at newlink): without them
-	 * ib_core has no get_dma_mr, poll_cq or post_recv to call, so kernel
-	 * PDs, CQs and QPs are refused.
-	 */
-	bool kverbs;
 	/* Multicast groups (mcast.c): the list is RCU, mcg_lock its writers' mutex. */
 	struct mutex mcg_lock;
 	struct list_head mcg_list;
 	u32 nmcg;
 };
 
-/* Multicast limits, as stock rxe's (query_device reports them). */
-#define SROCE_MAX_MCAST_GRP 8192
-#define SROCE_MAX_MCAST_QP_ATTACH 56
 #define SROCE_MCAST_QPN 0xffffff	/* BTH DestQP of a multicast datagram */
 
 struct sroce_ucontext {
@@ -217,8 +180,6 @@ struct sroce_ah {
 	struct sroce_ah_av *av;
 	u32 ah_num;			/* 1..SROCE_MAX_AH: librxe's WQEs name the AH by it */
 };
-
-#define SROCE_MAX_AH 0x7fff
 
 /* --- mr.c --------------------------------------------------------------- */
 
@@ -410,9 +371,6 @@ struct sroce_qp {
 	atomic_t tx_inflight;
 };
 
-#define SROCE_TX_INFLIGHT_HIGH 64
-#define SROCE_TX_INFLIGHT_LOW 16
-
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct sroce_qp, ibqp);
@@ -529,7 +487,6 @@ void sroce_set_mtu(struct sroce_dev *sdev, unsigned int ndev_mtu);
 /* net.c */
 int sroce_net_init(void);
 void sroce_net_exit(void);
-void sroce_rx_drop_global(enum sroce_drop why);
 struct socket *sroce_net_sock(bool ipv6);
 
 /* queue.c */
@@ -578,8 +535,6 @@ struct ib_mr *sroce_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 i
 				int access, SROCE_REG_MR_DMAH_PARAM struct ib_udata *udata);
 int sroce_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct ib_mr *sroce_get_dma_mr(struct ib_pd *ibpd, int access);
-/* MR and window keys: (index << 8) | a random byte, index 1..SROCE_KEY_INDEX_MAX. */
-#define SROCE_KEY_INDEX_MAX 0xffffff
 
 /* mw.c: an ib_mw; what lookups read is in its key, freed after RCU. */
 struct sroce_mw_key;
@@ -696,8 +651,16 @@ int sroce_tx_response(struct sroce_qp *qp, const struct sroce_resp_desc *d,
  * responder stage; qp.c calls ready and stop with the task stopped, and
  * flush_rq either so or from the task (sroce_qp_error()).
  */
-int sroce_resp_create(struct sroce_qp *qp);
-int sroce_resp_ready(struct sroce_qp *qp);	/* the QP enters RTR: (re)initialise the core */
+void sroce_resp_create(struct sroce_qp *qp);
+/* Responder resources, allocated before the QP enters RTR. */
+struct sroce_resp_res {
+	struct sroce_rd_res *res;
+	u32 n;
+};
+
+int sroce_resp_alloc(struct sroce_resp_res *r, u32 depth);
+/* The QP enters RTR: (re)initialise the core, taking @r's resources. */
+void sroce_resp_ready(struct sroce_qp *qp, struct sroce_resp_res *r);
 void sroce_resp_stop(struct sroce_qp *qp, bool flush);	/* RESET/ERR/destroy: purge [, flush] */
 void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);

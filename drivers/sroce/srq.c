@@ -55,8 +55,6 @@ int sroce_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 
 	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
-	if (!udata && !sdev->kverbs)
-		return -EOPNOTSUPP;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
 	if (!num || num > sdev->attr.max_srq_wr ||

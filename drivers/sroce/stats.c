@@ -23,6 +23,8 @@
 #include "sroce.h"
 
 #define RX_DROP(r) (SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_##r)
+#define RX_DROP_DESC(NAME, lname, f) \
+	[RX_DROP(NAME)] = { .name = "rx_drop_" #lname, .flags = (f) },
 #define CORE(field) (SROCE_CNT_CORE_FIRST + \
 		     offsetof(struct sroce_resp_stats, field) / sizeof(u64))
 #define SQ_CORE(field) (SROCE_CNT_SQ_CORE_FIRST + \
@@ -31,27 +33,7 @@
 /* By counter; an optional one is off until asked for. */
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
 	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
-	[RX_DROP(NO_DEVICE)] = { .name = "rx_drop_no_device", .flags = IB_STAT_FLAG_OPTIONAL },
-	[RX_DROP(TOO_SHORT)].name = "rx_drop_too_short",
-	[RX_DROP(NO_QP)].name = "rx_drop_no_qp",
-	[RX_DROP(BAD_TVER)].name = "rx_drop_bad_tver",
-	[RX_DROP(BAD_PKEY)].name = "rx_drop_bad_pkey",
-	[RX_DROP(BAD_OPCODE)].name = "rx_drop_bad_opcode",
-	[RX_DROP(BAD_PAD)].name = "rx_drop_bad_pad",
-	[RX_DROP(BAD_ICRC)].name = "rx_drop_bad_icrc",
-	[RX_DROP(QP_TYPE)].name = "rx_drop_qp_type",
-	[RX_DROP(QP_STATE)].name = "rx_drop_qp_state",
-	[RX_DROP(BAD_ADDR)].name = "rx_drop_bad_addr",
-	[RX_DROP(SQ_STATE)].name = "rx_drop_sq_state",
-	[RX_DROP(RESP_BUSY)].name = "rx_drop_resp_busy",
-	[RX_DROP(CORE)].name = "rx_drop_core",
-	[RX_DROP(COMP_BUSY)].name = "rx_drop_comp_busy",
-	[RX_DROP(BAD_DGID)].name = "rx_drop_bad_dgid",
-	[RX_DROP(BAD_QKEY)].name = "rx_drop_bad_qkey",
-	[RX_DROP(NO_WQE)].name = "rx_drop_no_wqe",
-	[RX_DROP(UC_SEQUENCE)].name = "rx_drop_uc_sequence",
-	[RX_DROP(UC_REFUSED)].name = "rx_drop_uc_refused",
-	[RX_DROP(NO_MEMORY)] = { .name = "rx_drop_no_memory", .flags = IB_STAT_FLAG_OPTIONAL },
+	SROCE_RX_DROP_LIST(RX_DROP_DESC)
 	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
 	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
 	[SROCE_CNT_RX_BATCHES].name = "rx_batches",

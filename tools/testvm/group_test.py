@@ -125,13 +125,13 @@ class Plan(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def test_one_boot_for_all(self):
-        write_booking(self.tmp, "00", rootfs="full", timeout="600", append_b="sroce.kverbs=1")
+        write_booking(self.tmp, "00", rootfs="full", timeout="600", append_b="sroce.ack_span_max=0")
         write_booking(self.tmp, "01", rootfs="pyverbs", timeout="900")
-        write_booking(self.tmp, "02", rootfs="base", timeout="100", append_b="sroce.kverbs=1")
+        write_booking(self.tmp, "02", rootfs="base", timeout="100", append_b="sroce.ack_span_max=0")
         p = group.plan(group.bookings(self.tmp))
         self.assertEqual(p["rootfs"], "pyverbs")
         self.assertEqual(p["timeout"], 600 + 900 + 100 + 120)
-        self.assertEqual(p["append_b"], "sroce.kverbs=1")
+        self.assertEqual(p["append_b"], "sroce.ack_span_max=0")
         self.assertEqual(p["append_a"], "")
 
     def test_a_parameter_given_two_values_is_refused(self):

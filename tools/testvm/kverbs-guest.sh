@@ -2,8 +2,7 @@
 # Guest side of the kernel-verbs test (tools/testvm/kverbs-test.sh), one
 # VM: /sroce/sroce_kverbs.ko, whose KUnit suite sroce_kverbs runs at load
 # on the device named by dev=, is loaded on stock rdma_rxe first (the
-# control: it validates the test itself), then on sroce, which the kernel
-# command line loads with kverbs=1.  KUnit prints the suite's KTAP at
+# control: it validates the test itself), then on sroce.  KUnit prints the suite's KTAP at
 # pr_info, below the console's loglevel: each run's kernel log is copied
 # to the console between "KVERBS-KTAP-BEGIN <dev>" and "KVERBS-KTAP-END
 # <dev>", where the host takes the KTAP from.  Then a kmemleak scan, if

@@ -4,8 +4,8 @@
 # ib_alloc_pd, ib_alloc_cq in each poll context, RC, SRQ and UD QPs,
 # ib_post_send/recv and ib_drain_qp: one case a check, over the device's
 # runs <dev>_<poll>_<family>), runs its loopback checks on stock rdma_rxe
-# (the control, which must pass in full) and then on sroce loaded with
-# kverbs=1 (tools/testvm/kverbs-guest.sh).
+# (the control, which must pass in full) and then on sroce
+# (tools/testvm/kverbs-guest.sh).
 #   tools/testvm/kverbs-test.sh [normal|debug]
 # Takes each run's KTAP from the guest's console to build/kverbs-<flavour>/
 # <dev>.ktap and has the kernel tree's kunit.py parse it (<dev>-parse.txt).
@@ -27,7 +27,7 @@ kverbs_modules kverbs
 kunitpy=$(readlink -f "$kdir/source")/tools/testing/kunit/kunit.py
 rc=0
 "$here/run-pair.sh" -1 -A "$here/kverbs-guest.sh" -o "$out" -k "$flavour" -s "${ko_args[@]}" \
-	-P "kverbs=1" -t 600 -f "$kvdir/sroce_kverbs.ko" || rc=1
+	-t 600 -f "$kvdir/sroce_kverbs.ko" || rc=1
 log=$out/a.log
 touch "$log"
 

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SROCE_HAVE_REG_MR_DMAH: ib_device_ops.reg_user_mr and reg_user_mr_dmabuf
- * take a DMA handle (struct ib_dmah *) before their last argument.  Changed
- * in v6.17, with the DMA handle objects of the uverbs ioctl interface.  The
- * dmabuf op then takes the attribute bundle too (reg_mr_dmabuf_attrs.c,
- * v6.12).
+ * SROCE_HAVE_REG_MR_DMAH: ib_device_ops.reg_user_mr takes a DMA handle
+ * (struct ib_dmah *) before its last argument.  Changed in v6.17, with
+ * the DMA handle objects of the uverbs ioctl interface.
  */
 #include <rdma/ib_verbs.h>
 
@@ -14,14 +12,6 @@ static struct ib_mr *sroce_probe_reg(struct ib_pd *pd, u64 start, u64 length, u6
 	return NULL;
 }
 
-static struct ib_mr *sroce_probe_reg_dmabuf(struct ib_pd *pd, u64 offset, u64 length,
-					    u64 iova, int fd, int access, struct ib_dmah *dmah,
-					    struct uverbs_attr_bundle *attrs)
-{
-	return NULL;
-}
-
 static const struct ib_device_ops sroce_probe_ops __used = {
 	.reg_user_mr = sroce_probe_reg,
-	.reg_user_mr_dmabuf = sroce_probe_reg_dmabuf,
 };

@@ -101,4 +101,26 @@ void sroce_sq_retire(struct sroce_qp *qp, const struct sroce_sq_cqe *c);
 u8 sroce_wc_status_to_ib(u8 status);	/* enum sroce_wc_status -> IB_WC_* */
 struct sroce_swqe *sroce_swqe(struct sroce_qp *qp, u32 pos);
 
+/*
+ * req.c, comp.c, timers.c: the requester and completer shims, stages of
+ * the QP task (completer first).  qp.c calls the sroce_sq_* hooks with
+ * the task stopped.
+ */
+bool sroce_req_run(struct sroce_qp *qp);
+bool sroce_comp_run(struct sroce_qp *qp);
+void sroce_comp_retire(struct sroce_qp *qp);
+int sroce_comp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+void sroce_sq_ready(struct sroce_qp *qp);	/* the QP enters RTS: (re)initialise the cores */
+void sroce_sq_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: purge, timers off */
+void sroce_sq_reset(struct sroce_qp *qp);	/* RESET: the WQEs taken are discarded */
+void sroce_sq_set_draining(struct sroce_qp *qp, bool on);	/* SQD */
+void sroce_sq_error_flush(struct sroce_qp *qp);	/* Error: every WQE flushed, CQEs posted */
+void sroce_sq_fold_stats(struct sroce_qp *qp);
+void sroce_sq_timers_init(struct sroce_qp *qp);
+void sroce_sq_timers_stop(struct sroce_qp *qp);
+void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r);
+bool sroce_sq_timer_events(struct sroce_qp *qp);
+bool sroce_sq_timer_aged(struct sroce_qp *qp);
+bool sroce_sq_timer_hold(struct sroce_qp *qp);
+
 #endif /* SROCE_SQ_H */

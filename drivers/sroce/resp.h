@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * resp.c: the responder shim around the responder core; ud.c and uc.c:
+ * the UD and UC responder stages.
+ */
+#ifndef SROCE_RESP_H
+#define SROCE_RESP_H
+
+#include <linux/skbuff.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+#include <sroce/core_abi.h>
+#include <sroce/uc_abi.h>
+#include "dma.h"
+#include "params.h"
+
+struct sroce_qp;
+struct sroce_pkt;
+
+/* A receive WQE copied out of the RQ/SRQ ring and validated. */
+struct sroce_recv_wqe {
+	u64 wr_id;
+	u32 num_sge;
+	u32 length;			/* sum of the SGE lengths */
+	struct rxe_sge sge[SROCE_MAX_SGE];
+};
+
+/*
+ * The responder.  rxq is the only part that other contexts touch; the
+ * rest is owned by the QP task.
+ */
+struct sroce_resp {
+	/*
+	 * Request packets waiting for the QP task, each holding a QP
+	 * reference.  rxq.lock guards the list: recv.c appends under
+	 * qp->state_lock in softirq; the task's responder stage takes a batch
+	 * off with BHs off; qp.c purges it with the task stopped.
+	 */
+	struct sk_buff_head rxq;
+	/* Owned by the QP task from here on. */
+	struct sroce_resp_qp core;	/* the C++ core's state */
+	struct sroce_rd_res *res;	/* max_dest_rd_atomic entries */
+	u32 nres;
+	struct sroce_resp_stats seen;	/* core counters already added to the device */
+	/* The message being received (multi-packet SEND or WRITE). */
+	bool have_wqe;
+	struct sroce_recv_wqe wqe;
+	struct sroce_cursor place;	/* over wqe.sge, while have_wqe */
+	u32 recv_offset;		/* bytes of the message placed so far */
+	u64 write_va;			/* next WRITE address */
+	u32 write_rkey;
+	u32 write_resid;
+	struct sroce_uc_state uc;	/* a UC QP's receive state (uc.c) */
+};
+
+/*
+ * resp.c: the responder shim.  sroce_resp_run() is the QP task's
+ * responder stage; qp.c calls ready and stop with the task stopped, and
+ * flush_rq either so or from the task (sroce_qp_error()).
+ */
+void sroce_resp_create(struct sroce_qp *qp);
+/* Responder resources, allocated before the QP enters RTR. */
+struct sroce_resp_res {
+	struct sroce_rd_res *res;
+	u32 n;
+};
+
+int sroce_resp_alloc(struct sroce_resp_res *r, u32 depth);
+/* The QP enters RTR: (re)initialise the core, taking @r's resources. */
+void sroce_resp_ready(struct sroce_qp *qp, struct sroce_resp_res *r);
+void sroce_resp_stop(struct sroce_qp *qp, bool flush);	/* RESET/ERR/destroy: purge [, flush] */
+void sroce_resp_flush_rq(struct sroce_qp *qp);
+void sroce_resp_destroy(struct sroce_qp *qp);
+int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+bool sroce_resp_run(struct sroce_qp *qp);
+bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch);
+void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped);
+int sroce_resp_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w);
+void sroce_resp_release_wqe(struct sroce_qp *qp);
+
+/* ud.c: the UD responder stage (datagrams in) and the GRH */
+bool sroce_ud_resp_run(struct sroce_qp *qp);
+int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
+void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
+			 u32 byte_len, const struct sroce_pkt *pkt);
+int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
+
+bool sroce_uc_resp_run(struct sroce_qp *qp);
+
+#endif /* SROCE_RESP_H */

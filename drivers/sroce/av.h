@@ -24,4 +24,11 @@ struct sroce_av {
 	u16 sport;			/* UDP source port of the packets on this path */
 };
 
+/* av.c */
+struct rdma_ah_attr;
+struct sroce_dev;
+int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av);
+void sroce_av_to_attr(struct sroce_dev *sdev, const struct sroce_av *av,
+		      struct rdma_ah_attr *ah);
+
 #endif /* SROCE_AV_H */

@@ -150,9 +150,6 @@ static inline u32 sroce_rd_atomic_use(u32 depth)
 	return max_t(u32, depth, 1);
 }
 
-int sroce_av_from_attr(const struct rdma_ah_attr *ah, struct sroce_av *av);
-void sroce_av_to_attr(struct sroce_dev *sdev, const struct sroce_av *av,
-		      struct rdma_ah_attr *ah);
 int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata);
 int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		    struct ib_udata *udata);

@@ -69,22 +69,24 @@ int sroce_resp_alloc(struct sroce_resp_res *r, u32 depth);
 /* The QP enters RTR: (re)initialise the core, taking @r's resources. */
 void sroce_resp_ready(struct sroce_qp *qp, struct sroce_resp_res *r);
 void sroce_resp_stop(struct sroce_qp *qp, bool flush);	/* RESET/ERR/destroy: purge [, flush] */
-void sroce_resp_flush_rq(struct sroce_qp *qp);
 void sroce_resp_destroy(struct sroce_qp *qp);
 int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
 bool sroce_resp_run(struct sroce_qp *qp);
 bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch);
 void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped);
-int sroce_resp_fetch_wqe(struct sroce_qp *qp, struct sroce_recv_wqe *w);
-void sroce_resp_release_wqe(struct sroce_qp *qp);
 
 /* ud.c: the UD responder stage (datagrams in) and the GRH */
 bool sroce_ud_resp_run(struct sroce_qp *qp);
 int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
-void sroce_resp_recv_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode,
-			 u32 byte_len, const struct sroce_pkt *pkt);
 int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
 
 bool sroce_uc_resp_run(struct sroce_qp *qp);
+
+/* rq.c: the receive queue layer (RQ or SRQ) of every transport's responder */
+int sroce_rq_fetch(struct sroce_qp *qp, struct sroce_recv_wqe *w);
+void sroce_rq_release(struct sroce_qp *qp);
+void sroce_rq_cqe(struct sroce_qp *qp, enum ib_wc_status status, u32 opcode, u32 byte_len,
+		  const struct sroce_pkt *pkt);
+void sroce_rq_flush(struct sroce_qp *qp);
 
 #endif /* SROCE_RESP_H */

@@ -43,8 +43,8 @@ static void sroce_uc_abort(struct sroce_qp *qp, const struct sroce_uc_ret *r)
 		resp->have_wqe = false;
 		return;
 	}
-	sroce_resp_release_wqe(qp);
-	sroce_resp_recv_cqe(qp, sroce_wc_status_to_ib(r->status), IB_WC_RECV, resp->recv_offset,
+	sroce_rq_release(qp);
+	sroce_rq_cqe(qp, sroce_wc_status_to_ib(r->status), IB_WC_RECV, resp->recv_offset,
 			    NULL);
 }
 
@@ -58,8 +58,8 @@ static int sroce_uc_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	int err = sroce_resp_send_data(qp, skb, xf);
 
 	if (err == SROCE_EXEC_REM_OP && qp->resp.have_wqe) {
-		sroce_resp_release_wqe(qp);
-		sroce_resp_recv_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.recv_offset,
+		sroce_rq_release(qp);
+		sroce_rq_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.recv_offset,
 				    NULL);
 	}
 	return err;

@@ -100,7 +100,7 @@ static void sroce_ud_one(struct sroce_qp *qp, struct sk_buff *skb)
 	int err;
 
 	if (r.action == SROCE_UD_TAKE_WQE) {
-		err = sroce_resp_fetch_wqe(qp, &resp->wqe);
+		err = sroce_rq_fetch(qp, &resp->wqe);
 		r = sroce_ud_place(&req, err == -EAGAIN ? SROCE_UD_WQE_NONE :
 				   err ? SROCE_UD_WQE_BAD : SROCE_UD_WQE_OK, resp->wqe.length);
 	}
@@ -118,7 +118,7 @@ static void sroce_ud_one(struct sroce_qp *qp, struct sk_buff *skb)
 	if (status != SROCE_WC_SUCCESS)
 		sroce_count(qp->sdev, SROCE_CNT_UD_RX_ERRORS);
 	/* The slot goes back first: a consumer may repost from its handler. */
-	sroce_resp_release_wqe(qp);
+	sroce_rq_release(qp);
 	sroce_ud_cqe(qp, pkt, status, r.byte_len, nht);
 }
 

@@ -80,10 +80,10 @@ for suite in compat queue cq timers stats; do
 		case_ok "sroce_$suite" "$name"
 	done
 done
-# The packet-path tables (kunit/{recv,wire}_kunit.c): every
+# The packet-path tables (kunit/{recv,wire,dma}_kunit.c): every
 # parametrised case and every row named in a table ("\t{ .name = ...");
 # the wire round trip's rows come from the opcode lists (case-manifest.c).
-for file in recv wire; do
+for file in recv wire dma; do
 	src_file=$top/kunit/${file}_kunit.c
 	for name in $(sed -n 's/^\tKUNIT_CASE_PARAM(\([a-z0-9_]*\),.*/\1/p' "$src_file"); do
 		case_ok "kunit/${file}_kunit.c" "$name"

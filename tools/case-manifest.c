@@ -25,6 +25,7 @@
 #include "../kunit/cases/mw_case.h"
 #include "../kunit/cases/mw.h"
 #include "../kunit/cases/uc.h"
+#include "../include/sroce/ib_wire.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -87,5 +88,11 @@ int main(void)
 	for (size_t i = 0; i < N(sroce_mw_cases); i++)
 		printf("sroce_mw\t%s\t%s\n", sroce_mw_cases[i].name, sroce_mw_cases[i].rules);
 	printf("sroce_mw\tmw_names_test\t\n");
+	/* kunit/wire_kunit.c: one round trip per opcode of the lists. */
+#define WIRE_ROW(op, ...) printf("sroce_wire\t%s round trip\t\n", #op);
+	SROCE_RC_OPCODES(WIRE_ROW)
+	SROCE_UC_OPCODES(WIRE_ROW)
+	SROCE_UD_OPCODES(WIRE_ROW)
+#undef WIRE_ROW
 	return 0;
 }

@@ -13,6 +13,7 @@
  * sroce_cursor_put() is called.
  */
 #include <linux/skbuff.h>
+#include <kunit/visibility.h>
 
 #include "sroce.h"
 #include "dma.h"
@@ -24,6 +25,7 @@ void sroce_cursor_init(struct sroce_cursor *c, struct sroce_dev *sdev, struct sr
 		.sdev = sdev, .pd = pd, .sge = sge, .num_sge = num_sge, .access = access,
 	};
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_cursor_init);
 
 void sroce_cursor_put(struct sroce_cursor *c)
 {
@@ -32,6 +34,7 @@ void sroce_cursor_put(struct sroce_cursor *c)
 		c->mr = NULL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_cursor_put);
 
 static void sroce_cursor_next_sge(struct sroce_cursor *c)
 {
@@ -156,9 +159,11 @@ int sroce_cursor_copy(struct sroce_cursor *c, u32 pos, struct sk_buff *skb,
 
 	return sroce_cursor_walk(c, pos, len, sroce_step_skb, &a);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_cursor_copy);
 
 /* Store @len bytes of @buf at message offset @pos (an ATOMIC's result). */
 int sroce_cursor_write(struct sroce_cursor *c, u32 pos, const void *buf, u32 len)
 {
 	return sroce_cursor_walk(c, pos, len, sroce_step_buf, (void *)buf);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_cursor_write);

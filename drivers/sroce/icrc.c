@@ -17,6 +17,7 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
+#include <kunit/visibility.h>
 
 #include <sroce/ib_wire.h>
 #include "sroce.h"
@@ -91,3 +92,4 @@ u32 sroce_icrc(struct sk_buff *skb, unsigned int bth_off, unsigned int len)
 
 	return ~crc;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_icrc);

@@ -25,6 +25,7 @@
 #include <net/addrconf.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
+#include <kunit/visibility.h>
 
 #include "sroce.h"
 
@@ -48,6 +49,7 @@ void sroce_mcast_init(struct sroce_dev *sdev)
 	INIT_LIST_HEAD(&sdev->mcg_list);
 	sdev->nmcg = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_mcast_init);
 
 static struct sroce_mcg *sroce_mcg_find(struct sroce_dev *sdev, const union ib_gid *mgid)
 {

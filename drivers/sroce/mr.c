@@ -34,6 +34,7 @@
 
 #include "sroce.h"
 #include "dma.h"
+#include "kunit_exports.h"
 
 /* The access bits an MR keeps; IB_ACCESS_HUGETLB is only a hint. */
 #define SROCE_MR_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
@@ -51,11 +52,12 @@ int sroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 }
 
 /* [iova, iova + len) lies inside the MR; len 0 may sit at its end. */
-static bool sroce_mr_covers(const struct sroce_mr *mr, u64 iova, u64 len)
+VISIBLE_IF_KUNIT bool sroce_mr_covers(const struct sroce_mr *mr, u64 iova, u64 len)
 {
 	return iova >= mr->iova && len <= mr->length &&
 	       iova - mr->iova <= mr->length - len;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_mr_covers);
 
 /* Byte offset of @iova from the start of pages[0]. */
 static u64 sroce_mr_offset(const struct sroce_mr *mr, u64 iova)

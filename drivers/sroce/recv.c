@@ -21,6 +21,7 @@
 #include <sroce/psn.h>
 #include "sroce.h"
 #include "wire.h"
+#include "kunit_exports.h"
 
 /* pkey_match() against IB_DEFAULT_PKEY_FULL: any 0x7fff, full or limited. */
 #define SROCE_PKEY_BASE_MASK 0x7fff
@@ -90,8 +91,8 @@ static bool sroce_state_takes_responses(enum ib_qp_state state)
 }
 
 /* Fill skb->cb from the BTH and the extension headers @info names. */
-static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
-			unsigned int pad)
+VISIBLE_IF_KUNIT void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
+				  unsigned int pad)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	const u8 *bth = skb->data;
@@ -134,6 +135,7 @@ static void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
 	pkt->payload_off = info->len;
 	pkt->payload_len = skb->len - info->len - pad - SROCE_ICRC_SIZE;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_parse);
 
 /*
  * The last checks, the QP's state and path, and the hand-over to the
@@ -345,3 +347,4 @@ drop:
 	sroce_count(sdev, SROCE_CNT_RX_DROP_FIRST + why);
 	kfree_skb(skb);
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_rcv);

@@ -6,12 +6,14 @@
 #include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include <sroce/psn.h>
 #include "compat.h"
 #include "wire.h"
 
 struct sroce_opinfo sroce_opinfo_table[U8_MAX + 1] __ro_after_init;
+EXPORT_SYMBOL_IF_KUNIT(sroce_opinfo_table);
 
 struct sroce_opdef {
 	u8 opcode;
@@ -117,3 +119,4 @@ u8 *sroce_put_headers(u8 *p, const struct sroce_hdrs *h)
 		put_unaligned(h->imm, (__be32 *)(p + info->ieth));
 	return p + info->len;
 }
+EXPORT_SYMBOL_IF_KUNIT(sroce_put_headers);

@@ -111,7 +111,7 @@ struct sroce_psn_case {
 	const char *name;
 	uint32_t psn;
 	uint32_t epsn;
-	int32_t diff;		/* sroce_psn_diff(psn, epsn) */
+	int32_t diff;		/* sroce_psn_diff(psn, epsn); sroce_psn_add(epsn, diff) is psn */
 	uint8_t verdict;	/* enum sroce_psn_verdict */
 };
 

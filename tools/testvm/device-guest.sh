@@ -165,7 +165,7 @@ echo "$vdev" >$vdrv/unbind &
 unb=$!
 sleep 2
 # No disassociate_ucontext: the device waits for its user, like rxe.
-[ -e /sys/class/infiniband/sroce0 ] && echo "device-test: sroce0 stays while its user runs"
+check "sroce0 stays while its user runs" test -e /sys/class/infiniband/sroce0
 kill $pp
 wait $pp
 check "sroce0 removed once the user is gone" wait_gone /sys/class/infiniband/sroce0 200

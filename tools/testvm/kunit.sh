@@ -80,6 +80,18 @@ for suite in compat queue cq timers stats; do
 		case_ok "sroce_$suite" "$name"
 	done
 done
+# The packet-path tables (kunit/{recv,wire,dma}_kunit.c): every
+# parametrised case and every row named in a table ("\t{ .name = ...");
+# the wire round trip's rows come from the opcode lists (case-manifest.c).
+for file in recv wire dma; do
+	src_file=$top/kunit/${file}_kunit.c
+	for name in $(sed -n 's/^\tKUNIT_CASE_PARAM(\([a-z0-9_]*\),.*/\1/p' "$src_file"); do
+		case_ok "kunit/${file}_kunit.c" "$name"
+	done
+	while IFS= read -r name; do
+		case_ok "kunit/${file}_kunit.c" "$name"
+	done < <(sed -n 's/^\t{ \.name = "\([^"]*\)".*/\1/p' "$src_file")
+done
 # The loopback suite (kunit/loopback_kunit.c): every link profile of
 # kunit/cases/loopback.h with each of its fixed seeds.
 cat >"$out/loop-manifest.c" <<'EOF'

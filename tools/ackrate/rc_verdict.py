@@ -61,19 +61,33 @@ def results(lines, side):
     return out
 
 
+def reruns(lines):
+    """RC-RERUN lines (a check the client ran again, rc-guest.sh's
+    again()) -> {id: (runs, reason)}: the check ran that many times."""
+    out = {}
+    for ln in lines:
+        f = ln.split()
+        if len(f) >= 3 and f[0] == "RC-RERUN":
+            out[f[1]] = (out.get(f[1], (1, ""))[0] + 1, f[2])
+    return out
+
+
 def check_results(plan, a_lines, b_lines):
-    """One (passed, text) per check of the plan."""
+    """One (passed, text) per check of the plan; a check run again says so."""
     client = results(a_lines, "client")
     server = {"a": results(a_lines, "server"), "b": results(b_lines, "server")}
+    again = reruns(a_lines)
     out = []
     for c in plan:
         name = f"{c['round']} {c['pair']} {c['label'].replace('/', ' ')}"
         cr, secs = client.get(c["id"], ("", ""))
         sr, _ = server["a" if c["pair"].startswith("loop-") else "b"].get(c["id"], ("", ""))
+        runs, why = again.get(c["id"], (1, ""))
+        twice = f", run {runs} times: {why}" if runs > 1 else ""
         if cr == "0" and sr == "0":
-            out.append((True, f"{name} ({secs} s)"))
+            out.append((True, f"{name} ({secs} s{twice})"))
         else:
-            out.append((False, f"{name} (client {cr or 'no result'}, server {sr or 'no result'})"))
+            out.append((False, f"{name} (client {cr or 'no result'}, server {sr or 'no result'}{twice})"))
     return out
 
 

@@ -88,6 +88,24 @@ class CheckResults(unittest.TestCase):
             got = V.check_results(self.plan[:1], a, b)
             self.assertEqual(got, [(False, f"clean sroce-sroce ibv_rc_pingpong 16 inline ({why})")])
 
+    def test_a_check_run_twice_says_so_and_still_needs_both_ends(self):
+        a = ["RC-RERUN 0 perftest-cm-reject", "RC-RESULT 0 client 0 9"]
+        got = V.check_results(self.plan[:1], a, ["RC-RESULT 0 server 0 9"])
+        self.assertEqual(got, [(True, "clean sroce-sroce ibv_rc_pingpong 16 inline "
+                                      "(9 s, run 2 times: perftest-cm-reject)")])
+        got = V.check_results(self.plan[:1], a[:1] + ["RC-RESULT 0 client 143 60"],
+                              ["RC-RESULT 0 server 143 60"])
+        self.assertEqual(got, [(False, "clean sroce-sroce ibv_rc_pingpong 16 inline "
+                                       "(client 143, server 143, run 2 times: perftest-cm-reject)")])
+        # Run three times.
+        got = V.check_results(self.plan[:1], a[:1] + a, ["RC-RESULT 0 server 0 9"])
+        self.assertEqual(got, [(True, "clean sroce-sroce ibv_rc_pingpong 16 inline "
+                                      "(9 s, run 3 times: perftest-cm-reject)")])
+        # Another check's rerun is not this one's.
+        got = V.check_results(self.plan[:1], ["RC-RERUN 1 x", "RC-RESULT 0 client 0 3"],
+                              ["RC-RESULT 0 server 0 3"])
+        self.assertEqual(got, [(True, "clean sroce-sroce ibv_rc_pingpong 16 inline (3 s)")])
+
     def test_another_checks_result_does_not_count(self):
         self.assertEqual(self.judge(["RC-RESULT 1 client 0 3"], ["RC-RESULT 1 server 0 3"]),
                          [False, False])

@@ -27,7 +27,9 @@
 # RC" to the server's control port; the server starts its tool after
 # "start" and gives it a grace period after "done" (30 s if the client
 # passed, 3 s if not), then kills it: a client that fails never leaves
-# its server hanging, and every tool runs under a timeout.  Each side
+# its server hanging, and every tool runs under a timeout.  "again"
+# instead of "done": the check runs again (run_client), the server is
+# stopped and starts anew on the next "start".  Each side
 # prints
 #	RC-RESULT ID client|server RC SECONDS
 # (the host passes a check only if both ends exited 0; RC "skip": not
@@ -251,21 +253,38 @@ client_addr() {
 	else echo "$PEER_IP"; fi
 }
 
+# client_once ID TMO ADDR: one run of the client; sets crc.
+client_once() {
+	# shellcheck disable=SC2086
+	timeout "$2" $CCMD "$3" </dev/null >"/tmp/c.$1" 2>&1
+	crc=$?
+}
+
+# connect_refused ID: the client's output says its connect was refused or
+# rejected (its server was not listening yet).
+connect_refused() {
+	grep -q "Couldn't connect\|Unable to open file descriptor\|REJECTED\|UNREACHABLE\|Connection refused\|Unexpected CM event" "/tmp/c.$1"
+}
+
 # run_client ID KIND TMO ADDR: the client (CMD ADDR), retried while its
-# server is not listening yet; sets crc.
+# server is not listening yet; sets crc.  perftest over rdma_cm (-R)
+# connects twice: first to exchange parameters, then the QPs under test,
+# for which its server listens only after the exchange; a client that
+# comes first is rejected and exits, leaving its server waiting for that
+# second connection, where a new client's first one would land.  So that
+# client is not retried here: rejected=1, and the check runs again,
+# server and client (again()).
 run_client() {
-	n=0
+	n=0 rejected=0
 	# mckey: nothing tells the sender that the receiver has joined.
 	[ "$tool" != mckey ] || sleep 3
 	while :; do
-		# shellcheck disable=SC2086
-		timeout "$3" $CCMD "$4" </dev/null >"/tmp/c.$1" 2>&1
-		crc=$?
+		client_once "$1" "$3" "$4"
 		[ $crc -ne 0 ] || break
 		n=$((n + 1))
 		# Not listening yet: a TCP connect refused, or an rdma_cm one.
-		[ $n -lt 30 ] && grep -q "Couldn't connect\|Unable to open file descriptor\|REJECTED\|UNREACHABLE\|Connection refused\|Unexpected CM event" "/tmp/c.$1" ||
-			break
+		[ $n -lt 30 ] && connect_refused "$1" || break
+		case $kind:$opts in pt:*-R*) rejected=1; break ;; esac
 		sleep 1
 	done
 	# The integrity tool over rdma_cm says where it resolved: an IPv6
@@ -282,14 +301,15 @@ run_client() {
 }
 
 # listens: true when the rdma_cm server just started (TOOL) has a cm_id
-# listening, waiting up to 10 s.  Only the connecting rdma_cm tools: an
-# mckey receiver does not listen.  A client connecting before then gets a
-# reject and retries, and a request it sent just before giving up could
+# listening, waiting up to 10 s.  Only the tools that connect through
+# rdma_cm (uses_cm): an mckey receiver does not listen.  A client
+# connecting before then gets a reject and retries, and a request it sent just before giving up could
 # reach the server as it starts listening; the server then took a request
 # its client had already abandoned (rdma_create_qp() on a cm_id no longer
 # in REQ_RCVD: EINVAL).
 listens() {
-	case $tool in rping | ucmatose | udaddy | rdma_server) ;; *) return 0 ;; esac
+	uses_cm || return 0
+	[ "$tool" != mckey ] || return 0
 	i=0
 	while [ $i -lt 50 ]; do
 		rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "comm $tool" && return 0
@@ -297,6 +317,23 @@ listens() {
 		i=$((i + 1))
 	done
 	return 1
+}
+
+# uses_cm: the check's tools connect through rdma_cm (the cm tools, and
+# perftest or the integrity tool with -R).
+uses_cm() {
+	case $kind:$opts in cm:* | pt:*-R* | it:*-R*) return 0 ;; esac
+	return 1
+}
+
+# again ID: the client's second connection was rejected (run_client's
+# rejected): say so; true if the check is to run again, server and
+# client (up to 5 runs).
+again() {
+	[ "$rejected" = 1 ] && [ "$attempt" -lt 5 ] || return 1
+	echo "# $1 perftest over rdma_cm: the connection under test rejected (its server not yet listening for it): the check runs again, server and client"
+	echo "RC-RERUN $1 perftest-cm-reject"
+	attempt=$((attempt + 1))
 }
 
 # wait_server ID GRACE: the server's exit status (srv), killing it if it
@@ -347,43 +384,63 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		continue
 	fi
 	echo "RC-CHECK $id $round $pair $label: $CMD"
+	attempt=1
 	if [ "$mode" = loop ]; then
-		# shellcheck disable=SC2086
-		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
-		spid=$!
-		listens || echo "# $id $tool: no listening cm_id after 10 s"
-		run_client "$id" "$kind" "$tmo" "$(client_addr)"
+		while :; do
+			# shellcheck disable=SC2086
+			timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
+			spid=$!
+			listens || echo "# $id $tool: no listening cm_id after 10 s"
+			run_client "$id" "$kind" "$tmo" "$(client_addr)"
+			if again "$id"; then wait_server "$id" 3; continue; fi
+			break
+		done
 		if [ $crc = 0 ]; then wait_server "$id" 30; else wait_server "$id" 3; fi
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 		result "$id" server "$srv" "$t0" "/tmp/s.$id"
 	elif [ "$ROLE" = A ]; then
 		trace_begin "$id"
-		send_ctl "$PEER_IP" $ctl start || true
-		# The server says when it listens (B's listens()).
-		[ "$kind" != cm ] || msg=$(recv_ctl $ctl 60) || true
-		[ "$kind" != cm ] || [ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
-		run_client "$id" "$kind" "$tmo" "$(client_addr)"
+		while :; do
+			send_ctl "$PEER_IP" $ctl start || true
+			# The server says when it listens (B's listens()).
+			if uses_cm; then
+				msg=$(recv_ctl $ctl 60) || true
+				[ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
+			fi
+			run_client "$id" "$kind" "$tmo" "$(client_addr)"
+			if again "$id"; then send_ctl "$PEER_IP" $ctl again || true; continue; fi
+			break
+		done
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
 		trace_end "$id"
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 	else
+		# The client's "again" (run_client's rejected): a new server.
+		spid=
 		msg=$(recv_ctl $ctl 600)
-		if [ "$msg" != start ]; then
-			echo "# $id no start from the client (got '$msg')"
-			result "$id" server nostart "$t0"
-			continue
-		fi
-		# shellcheck disable=SC2086
-		timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
-		spid=$!
-		if [ "$kind" = cm ]; then
-			if listens; then send_ctl "$PEER_IP" $ctl listening || true
-			else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
-		fi
-		msg=$(recv_ctl $ctl $((tmo + 60)))
+		while [ "$msg" = start ]; do
+			# shellcheck disable=SC2086
+			timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
+			spid=$!
+			if uses_cm; then
+				if listens; then send_ctl "$PEER_IP" $ctl listening || true
+				else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
+			fi
+			msg=$(recv_ctl $ctl $((tmo + 60)))
+			[ "$msg" = again ] || break
+			echo "# $id the client runs the check again: a new server"
+			wait_server "$id" 3
+			msg=$(recv_ctl $ctl 600)
+		done
 		case $msg in
 		"done 0") wait_server "$id" 30 ;;
-		*) echo "# $id client ended with '${msg:-nothing}'"; wait_server "$id" 3 ;;
+		"done "*) echo "# $id client ended with '$msg'"; wait_server "$id" 3 ;;
+		*)	if [ -z "$spid" ]; then
+				echo "# $id no start from the client (got '$msg')"
+				result "$id" server nostart "$t0"
+				continue
+			fi
+			echo "# $id client ended with '${msg:-nothing}'"; wait_server "$id" 3 ;;
 		esac
 		result "$id" server "$srv" "$t0" "/tmp/s.$id"
 	fi

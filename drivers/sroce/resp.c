@@ -274,9 +274,9 @@ static int sroce_execute(struct sroce_qp *qp, struct sk_buff *skb, u8 xf, u64 *o
 }
 
 /* The core moved the QP to Error under @rule: an access error or a fatal one. */
-static void sroce_resp_qp_error(struct sroce_qp *qp, u8 rule)
+static void sroce_resp_qp_error(struct sroce_qp *qp, u8 qp_event)
 {
-	sroce_qp_error(qp, rule == SROCE_RULE_C9_124 || rule == SROCE_RULE_C9_100 ?
+	sroce_qp_error(qp, qp_event == SROCE_QP_EVENT_ACCESS ?
 		       IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL);
 }
 
@@ -318,7 +318,7 @@ static void sroce_resp_drain(struct sroce_qp *qp)
 			sroce_send_read_response(qp, &d);
 			break;
 		case SROCE_RESP_QP_ERROR:
-			sroce_resp_qp_error(qp, d.rule);
+			sroce_resp_qp_error(qp, d.qp_event);
 			break;
 		default:
 			sroce_tx_response(qp, &d, NULL, 0);

@@ -101,6 +101,16 @@ enum sroce_resp_kind {
 	SROCE_RESP_KIND_COUNT = 9,
 };
 
+/*
+ * QP_ERROR: the asynchronous event the QP's move to Error raises (IBA
+ * 11.6.3.1), decided with the error: the shim maps it, never the rule.
+ */
+enum sroce_qp_event {
+	SROCE_QP_EVENT_NONE = 0,
+	SROCE_QP_EVENT_FATAL = 1,	/* Local Work Queue Catastrophic Error */
+	SROCE_QP_EVENT_ACCESS = 2,	/* Local Access Violation Work Queue Error */
+};
+
 /* The spec rule that drove a decision, for tests and tracepoints. */
 enum sroce_rule {
 	SROCE_RULE_NONE = 0,
@@ -191,7 +201,8 @@ struct sroce_resp_desc {
 	uint8_t has_aeth;
 	uint8_t syndrome;	/* AETH syndrome, encoded */
 	uint8_t rule;		/* enum sroce_rule */
-	uint8_t pad[3];
+	uint8_t qp_event;	/* QP_ERROR: enum sroce_qp_event, else 0 */
+	uint8_t pad[2];
 };
 
 /* What a call decided. */

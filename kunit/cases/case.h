@@ -30,6 +30,7 @@ struct sroce_exp {
 	uint8_t has_aeth;
 	uint8_t syndrome;
 	uint8_t rule;
+	uint8_t qp_event;
 	uint32_t psn;
 	uint32_t msn;
 	uint32_t length;
@@ -191,8 +192,9 @@ SROCE_EXTERN_C_END
 #define R_RNR(timer_, psn_, msn_) \
 	{ .kind = SROCE_RESP_RNR_NAK, .opcode = SROCE_OP_ACKNOWLEDGE, .has_aeth = 1, \
 	  .syndrome = SYN_RNR(timer_), .rule = SROCE_RULE_C9_113, .psn = (psn_), .msn = (msn_) }
-#define R_QPERR(psn_, rule_) \
-	{ .kind = SROCE_RESP_QP_ERROR, .rule = SROCE_RULE_##rule_, .psn = (psn_) }
+#define R_QPERR(psn_, event_, rule_) \
+	{ .kind = SROCE_RESP_QP_ERROR, .qp_event = SROCE_QP_EVENT_##event_, \
+	  .rule = SROCE_RULE_##rule_, .psn = (psn_) }
 #define R_ATOMIC(psn_, msn_, syn_, orig_, rule_) \
 	{ .kind = SROCE_RESP_ATOMIC_ACK, .opcode = SROCE_OP_ATOMIC_ACKNOWLEDGE, .has_aeth = 1, \
 	  .syndrome = (syn_), .rule = SROCE_RULE_##rule_, .psn = (psn_), .msn = (msn_), \

@@ -97,7 +97,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		STEPS(
 		RX(SROCE_OP_WRITE_ONLY, 60, LEN(4), DMA(0x10, 1, 4), ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_RNR, ACT(RESPOND),
-		     RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 60, 0, C9_125), R_QPERR(60, C9_125)))
+		     RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 60, 0, C9_125), R_QPERR(60, FATAL, C9_125)))
 		),
 		STATS(0, 0),
 	},
@@ -108,7 +108,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		STEPS(
 		RX(SROCE_OP_WRITE_ONLY, 70, LEN(4), DMA(0x10, 0xbad, 4), ACKREQ, ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_REM_ACCESS, ACT(RESPOND), EPSN(70), MSN(0),
-		     RESP(R_NAK(SROCE_NAK_REM_ACCESS_ERR, 70, 0, C9_124), R_QPERR(70, C9_124))),
+		     RESP(R_NAK(SROCE_NAK_REM_ACCESS_ERR, 70, 0, C9_124), R_QPERR(70, ACCESS, C9_124))),
 		RX(SROCE_OP_SEND_ONLY, 71, LEN(4), DROPPED(QP_ERROR)),
 		RX(SROCE_OP_WRITE_ONLY, 70, LEN(4), DMA(0x10, 0xbad, 4), DROPPED(QP_ERROR))
 		),
@@ -120,7 +120,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		PARAMS(80, 1024),
 		STEPS(
 		RX(SROCE_OP_SEND_MIDDLE, 80, LEN(1024), ACT(RESPOND), EPSN(80), MSN(0),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -132,7 +132,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		RX(SROCE_OP_SEND_FIRST, 80, LEN(256), ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_OK, ACT(HOLD)),
 		RX(SROCE_OP_WRITE_ONLY, 81, LEN(4), DMA(0, 1, 4), ACT(RESPOND),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 81, 0, C9_121), R_QPERR(81, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 81, 0, C9_121), R_QPERR(81, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -142,7 +142,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		PARAMS(80, 1024),
 		STEPS(
 		RX(SROCE_OP_SEND_FIRST, 80, LEN(1000), ACT(RESPOND),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -153,7 +153,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		STEPS(
 		RX(SROCE_OP_SEND_ONLY, 80, LEN(100), ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_INVALID, ACT(RESPOND),
-		     RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, C9_121)))
+		     RESP(R_NAK(SROCE_NAK_INVALID_REQ, 80, 0, C9_121), R_QPERR(80, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -164,7 +164,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		STEPS(
 		RX(SROCE_OP_SEND_ONLY, 90, LEN(10), ACT(EXECUTE)),
 		EXEC(SROCE_EXEC_REM_OP, ACT(RESPOND),
-		     RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 90, 0, C9_125), R_QPERR(90, C9_125)))
+		     RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 90, 0, C9_125), R_QPERR(90, FATAL, C9_125)))
 		),
 		STATS(0, 0),
 	},
@@ -174,7 +174,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		PARAMS(90, 1024),
 		STEPS(
 		RX(0x15, 90, ACT(RESPOND),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 90, 0, C9_121), R_QPERR(90, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 90, 0, C9_121), R_QPERR(90, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -188,7 +188,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		/* Its response has not gone out yet: no resource is free. */
 		RX(SROCE_OP_READ_REQUEST, 11, DMA(0x200, 1, 64), ACT(RESPOND),
 		   RESP(R_READ(ONLY, 10, 1, SYN_ACK(0), 0x100, 64, C9_97),
-			R_NAK(SROCE_NAK_INVALID_REQ, 11, 1, C9_121), R_QPERR(11, C9_121)))
+			R_NAK(SROCE_NAK_INVALID_REQ, 11, 1, C9_121), R_QPERR(11, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},
@@ -198,7 +198,7 @@ static const struct sroce_case sroce_cases_nak_latch[] = {
 		PARAMS(10, 1024), .nres = 0,
 		STEPS(
 		RX(SROCE_OP_CMP_SWAP, 10, DMA(0x100, 1, 0), ACT(RESPOND),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 10, 0, C9_121), R_QPERR(10, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 10, 0, C9_121), R_QPERR(10, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},

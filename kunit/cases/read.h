@@ -83,7 +83,7 @@ static const struct sroce_case sroce_cases_read[] = {
 		/* 41's data could not be read: it goes out as a NAK instead. */
 		READ_FAIL(SROCE_EXEC_REM_ACCESS, ACT(RESPOND),
 			  RESP(R_NAK(SROCE_NAK_REM_ACCESS_ERR, 41, 1, C9_100),
-			       R_QPERR(41, C9_100))),
+			       R_QPERR(41, ACCESS, C9_100))),
 		RX(SROCE_OP_SEND_ONLY, 43, LEN(4), DROPPED(QP_ERROR))
 		),
 		STATS(0, 0), SENT(1, 1),
@@ -100,7 +100,7 @@ static const struct sroce_case sroce_cases_read[] = {
 		PULL_ONE(RESP(R_READ(FIRST, 40, 0, SYN_ACK(0), 0x6000, 256, C9_97))),
 		PULL_ONE(RESP(R_READ(LAST, 41, 1, SYN_ACK(0), 0x6100, 44, C9_98))),
 		READ_FAIL(SROCE_EXEC_REM_OP, ACT(RESPOND),
-			  RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 41, 2, C9_100), R_QPERR(41, C9_100)))
+			  RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 41, 2, C9_100), R_QPERR(41, ACCESS, C9_100)))
 		),
 		STATS(0, 0), SENT(1, 1),
 	},
@@ -119,7 +119,7 @@ static const struct sroce_case sroce_cases_read[] = {
 		PARAMS(40, 256), .nres = 2,
 		STEPS(
 		RX(SROCE_OP_READ_REQUEST, 40, DMA(0x6000, 8, 0x80000001u), ACT(RESPOND),
-		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 40, 0, C9_121), R_QPERR(40, C9_121)))
+		   RESP(R_NAK(SROCE_NAK_INVALID_REQ, 40, 0, C9_121), R_QPERR(40, FATAL, C9_121)))
 		),
 		STATS(0, 0),
 	},

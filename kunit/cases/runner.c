@@ -19,6 +19,7 @@ static void compare(const struct sroce_exp *e, const struct sroce_resp_desc *d,
 	CHECK("resp.msn", e->msn, d->has_aeth ? d->msn : 0);
 	CHECK("resp.syndrome", e->syndrome, d->syndrome);
 	CHECK("resp.rule", e->rule, d->rule);
+	CHECK("resp.qp_event", e->qp_event, d->qp_event);
 	CHECK("resp.va", e->va, d->va);
 	CHECK("resp.length", e->length, d->length);
 	CHECK("resp.atomic_orig", e->atomic_orig, d->atomic_orig);

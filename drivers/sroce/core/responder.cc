@@ -153,12 +153,18 @@ bool Responder::LengthValid(const sroce_req& req, const OpInfo& op) const {
 
 // A NAK-class answer to a new request.  The NAK covers every earlier
 // request, so the owed ACK goes with it; class A/C errors then move the
-// QP to the error state.
+// QP to the error state, raising the event of the NAK's class (IBA
+// 11.6.3.1): an access violation for a remote access error, else
+// catastrophic.  A queued QP error keeps its event where a NAK keeps its
+// syndrome.
 Ret Responder::Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, bool qp_error) {
   CoverOwedAck();
   QueueSimple(item, syndrome, psn, rule);
   if (qp_error) {
-    QueueSimple(Item::kQpError, 0, psn, rule);
+    QueueSimple(Item::kQpError,
+                syndrome == NakSyndrome(SROCE_NAK_REM_ACCESS_ERR) ? SROCE_QP_EVENT_ACCESS
+                                                                  : SROCE_QP_EVENT_FATAL,
+                psn, rule);
     qp_error_ = true;
   }
   return Make(SROCE_ACT_RESPOND, rule);
@@ -515,6 +521,8 @@ bool Responder::Pull(sroce_resp_desc* d) {
       d->kind = SROCE_RESP_QP_ERROR;
       d->opcode = 0;
       d->has_aeth = 0;
+      d->qp_event = q.syndrome;
+      d->syndrome = 0;
       break;
     case Item::kAtomicAck:
       d->kind = SROCE_RESP_ATOMIC_ACK;
@@ -590,7 +598,8 @@ Ret Responder::ReadFailed(uint8_t status) {
   policy_.Clear(false);
   uint8_t code = status == SROCE_EXEC_REM_ACCESS ? SROCE_NAK_REM_ACCESS_ERR : SROCE_NAK_REM_OP_ERR;
   QueueSimple(Item::kNak, NakSyndrome(code), read_pulled_psn_, SROCE_RULE_C9_100);
-  QueueSimple(Item::kQpError, 0, read_pulled_psn_, SROCE_RULE_C9_100);
+  // The READ's memory can no longer be read: an access violation.
+  QueueSimple(Item::kQpError, SROCE_QP_EVENT_ACCESS, read_pulled_psn_, SROCE_RULE_C9_100);
   qp_error_ = true;
   return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_100);
 }

@@ -100,7 +100,8 @@ static const struct sroce_case sroce_cases_read[] = {
 		PULL_ONE(RESP(R_READ(FIRST, 40, 0, SYN_ACK(0), 0x6000, 256, C9_97))),
 		PULL_ONE(RESP(R_READ(LAST, 41, 1, SYN_ACK(0), 0x6100, 44, C9_98))),
 		READ_FAIL(SROCE_EXEC_REM_OP, ACT(RESPOND),
-			  RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 41, 2, C9_100), R_QPERR(41, ACCESS, C9_100)))
+			  RESP(R_NAK(SROCE_NAK_REM_OP_ERR, 41, 2, C9_100),
+			       R_QPERR(41, ACCESS, C9_100)))
 		),
 		STATS(0, 0), SENT(1, 1),
 	},

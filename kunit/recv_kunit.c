@@ -182,7 +182,7 @@ static struct sroce_qp *recv_qp(struct kunit *test, struct sroce_dev *sdev, u32 
 	spin_lock_init(&qp->state_lock);
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->released);
-	sroce_task_init(&qp->task);	/* stopped: a queued frame stays queued */
+	sroce_task_init(&qp->task, NULL, NULL);	/* stopped: a queued frame stays queued */
 	skb_queue_head_init(&qp->resp.rxq);
 	skb_queue_head_init(&qp->sqs.rxq);
 	KUNIT_ASSERT_EQ(test, xa_err(xa_store(&sdev->qp_xa, qpn, qp, GFP_KERNEL)), 0);

@@ -44,7 +44,7 @@ static struct tmr_env tmr_env(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, env.qp);
 	env.qp->sdev = env.sdev;
 	env.qp->timeout = TMR_TIMEOUT;
-	sroce_task_init(&env.qp->task);
+	sroce_task_init(&env.qp->task, NULL, NULL);	/* stopped: it never runs a pass */
 	sroce_sq_timers_init(env.qp);
 	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, tmr_res_init, tmr_res_free,
 							 GFP_KERNEL, env.qp));

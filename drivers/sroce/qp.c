@@ -101,6 +101,22 @@ static void sroce_qp_discard_kernel_rings(struct sroce_qp *qp)
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 }
 
+/*
+ * A pass of the QP's task: the view brought up to date, then the stages in
+ * their order (completer, requester, responder); true if one left work.
+ */
+static bool sroce_qp_pass(void *arg)
+{
+	struct sroce_qp *qp = arg;
+	bool more;
+
+	sroce_qp_snapshot(qp);
+	more = sroce_comp_run(qp);
+	more |= sroce_req_run(qp);
+	more |= sroce_resp_run(qp);
+	return more;
+}
+
 int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata)
 {
 	struct sroce_dev *sdev = to_sdev(ibqp->device);
@@ -146,7 +162,7 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->srq = init->srq ? to_ssrq(init->srq) : NULL;
 	spin_lock_init(&qp->state_lock);
 	mutex_init(&qp->modify_lock);
-	sroce_task_init(&qp->task);
+	sroce_task_init(&qp->task, sroce_qp_pass, qp);
 	qp->state = IB_QPS_RESET;
 	qp->path_mtu = ib_mtu_enum_to_int(IB_MTU_256);
 	qp->max_rd_atomic = 1;

@@ -5,9 +5,10 @@
  * The receive path, timers and verbs never run an engine themselves: they
  * queue their work (a packet on a per-QP queue) and call
  * sroce_task_schedule().  A pass of the task runs on sroce_wq and calls
- * every stage below in order; each does a bounded amount of work and says
- * whether it left some, and then the pass is queued again behind the
- * other QPs' passes rather than looping (fairness).
+ * the task's function once (qp.c's: the QP's stages in order); it does a
+ * bounded amount of work and says whether it left some, and then the
+ * pass is queued again behind the other QPs' passes rather than looping
+ * (fairness).  The task knows nothing of what it runs.
  *
  * The guarantees, all from t->state under t->lock:
  * - passes of one task never overlap: a pass starts only from QUEUED
@@ -27,15 +28,9 @@
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
-#include "sroce.h"
-#include "task.h"
+#include <linux/skbuff.h>
 
-/* The stages of a pass, in their order: completer, requester, responder. */
-static bool (*const sroce_task_stages[])(struct sroce_qp *qp) = {
-	sroce_comp_run,
-	sroce_req_run,
-	sroce_resp_run,
-};
+#include "task.h"
 
 static struct workqueue_struct *sroce_wq;
 
@@ -95,19 +90,15 @@ static void sroce_task_queue(struct sroce_task *t)
 }
 
 /*
- * The stages of a pass and its end; the caller made itself the runner
- * (@inline_pass: in sroce_task_run()).
+ * A pass and its end; the caller made itself the runner (@inline_pass: in
+ * sroce_task_run()).
  */
-static void sroce_task_stages_run(struct sroce_task *t, bool inline_pass)
+static void sroce_task_pass_run(struct sroce_task *t, bool inline_pass)
 {
-	struct sroce_qp *qp = container_of(t, struct sroce_qp, task);
 	unsigned long flags;
-	bool more = false;
-	unsigned int i;
+	bool more;
 
-	sroce_qp_snapshot(qp);
-	for (i = 0; i < ARRAY_SIZE(sroce_task_stages); i++)
-		more |= sroce_task_stages[i](qp);
+	more = t->func(t->arg);
 
 	spin_lock_irqsave(&t->lock, flags);
 	WRITE_ONCE(t->runner, NULL);
@@ -144,12 +135,14 @@ static void sroce_task_pass(struct work_struct *work)
 	sroce_task_set(t, SROCE_TASK_RUNNING);
 	WRITE_ONCE(t->runner, current);
 	spin_unlock_irqrestore(&t->lock, flags);
-	sroce_task_stages_run(t, false);
+	sroce_task_pass_run(t, false);
 }
 
 /* A task starts stopped. */
-void sroce_task_init(struct sroce_task *t)
+void sroce_task_init(struct sroce_task *t, bool (*func)(void *arg), void *arg)
 {
+	t->func = func;
+	t->arg = arg;
 	INIT_WORK(&t->work, sroce_task_pass);
 	spin_lock_init(&t->lock);
 	t->state = SROCE_TASK_STOPPED;
@@ -229,7 +222,7 @@ void sroce_task_run(struct sroce_task *t)
 	WRITE_ONCE(t->runner, current);
 	t->inline_running = true;
 	spin_unlock_irqrestore(&t->lock, flags);
-	sroce_task_stages_run(t, true);
+	sroce_task_pass_run(t, true);
 }
 
 /**

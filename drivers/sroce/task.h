@@ -23,6 +23,9 @@ enum sroce_task_state {
 };
 
 struct sroce_task {
+	/* What a pass runs, fixed at init: true if it left work behind. */
+	bool (*func)(void *arg);
+	void *arg;
 	struct work_struct work;
 	/* Guards state, runner and the setting of inline_running; any context, irqs saved. */
 	spinlock_t lock;
@@ -35,7 +38,7 @@ struct sroce_task {
 int sroce_task_wq_init(void);
 void sroce_task_wq_exit(void);
 
-void sroce_task_init(struct sroce_task *t);
+void sroce_task_init(struct sroce_task *t, bool (*func)(void *arg), void *arg);
 void sroce_task_start(struct sroce_task *t);
 void sroce_task_schedule(struct sroce_task *t);
 void sroce_task_run(struct sroce_task *t);

@@ -115,7 +115,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	spin_unlock_bh(&s->rxq.lock);
 
 	while ((skb = __skb_dequeue(&batch))) {
-		if (s->active)
+		if (sroce_state_sends(qp->view.state))
 			sroce_comp_one(qp, skb);
 		sroce_qp_put(sroce_pkt(skb)->qp);
 		consume_skb(skb);
@@ -127,7 +127,7 @@ bool sroce_comp_run(struct sroce_qp *qp)
 	 * stale and ignored) instead of losing the race to a retransmission
 	 * of what it acknowledges.
 	 */
-	if (s->active)
+	if (sroce_state_sends(qp->view.state))
 		sroce_sq_timer_events(qp);
 	sroce_cursor_put(&s->scatter);	/* never held across passes */
 	s->scatter_valid = false;
@@ -172,8 +172,6 @@ void sroce_sq_ready(struct sroce_qp *qp)
 	sroce_sq_init(&s->core, &p, s->ring, s->nslots);
 	memset(&s->seen, 0, sizeof(s->seen));
 	s->fetched = 0;
-	s->active = true;
-	s->in_error = false;
 	s->draining = false;
 }
 
@@ -184,7 +182,6 @@ void sroce_sq_stop(struct sroce_qp *qp)
 	struct sk_buff *skb;
 
 	sroce_task_assert_owned(&qp->task);
-	s->active = false;
 	sroce_sq_timers_stop(qp);
 	while ((skb = skb_dequeue(&s->rxq))) {
 		sroce_qp_put(sroce_pkt(skb)->qp);
@@ -206,9 +203,7 @@ void sroce_sq_reset(struct sroce_qp *qp)
 		s->fetched--;
 		sroce_queue_pop(&qp->sq);
 	}
-	s->in_error = false;
 	sroce_sq_ready(qp);
-	s->active = false;
 }
 
 void sroce_sq_set_draining(struct sroce_qp *qp, bool on)
@@ -229,8 +224,6 @@ void sroce_sq_error_flush(struct sroce_qp *qp)
 	struct sroce_sqs *s = &qp->sqs;
 
 	sroce_task_assert_owned(&qp->task);
-	s->in_error = true;
-	s->active = false;
 	sroce_sq_flush(&s->core);
 	while (sroce_sq_fetch(qp, U32_MAX))
 		;

@@ -219,8 +219,7 @@ int sroce_post_send_kernel(struct sroce_qp *qp, const struct ib_send_wr *wr,
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	state = sroce_kqp_state(qp);
-	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_SQE &&
-	    state != IB_QPS_ERR)
+	if (!sroce_state_takes_posts(state))
 		err = -EINVAL;
 	for (; wr && !err; wr = wr->next) {
 		struct rxe_send_wqe *slot = sroce_queue_client_tail(&qp->sq);

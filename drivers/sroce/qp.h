@@ -29,6 +29,13 @@ struct sroce_srq;
  * transmit and access checks take no lock per packet.
  */
 struct sroce_qp_view {
+	/*
+	 * The state as the engines act on it: copied at the start of a pass,
+	 * and set with qp->state by the task's own moves (sroce_qp_enter_error(),
+	 * sroce_qp_enter_sqe()); modify_qp and destroy move the state with the
+	 * task stopped, and the snapshot after the stop copies it.
+	 */
+	enum ib_qp_state state;
 	struct sroce_av av;
 	u32 dest_qpn;
 	int access_flags;
@@ -144,6 +151,35 @@ static inline bool sroce_qp_unreliable(const struct sroce_qp *qp)
 	return sroce_qp_is_ud(qp) || sroce_qp_is_uc(qp);
 }
 
+/*
+ * What each QP state allows (IBA 10.3.1), the one list of them.  Send
+ * posts: from RTS on (in SQE and Error they complete flushed).
+ */
+static inline bool sroce_state_takes_posts(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTS || state == IB_QPS_SQD || state == IB_QPS_SQE ||
+	       state == IB_QPS_ERR;
+}
+
+/* The requester sends, so the QP takes responses: RTS and SQD. */
+static inline bool sroce_state_sends(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTS || state == IB_QPS_SQD;
+}
+
+/* Every send WQE completes flushed: Error, and SQE (a UD or UC QP). */
+static inline bool sroce_state_flushes_sq(enum ib_qp_state state)
+{
+	return state == IB_QPS_ERR || state == IB_QPS_SQE;
+}
+
+/* The responder takes requests: RTR and after, but Error. */
+static inline bool sroce_state_takes_requests(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD ||
+	       state == IB_QPS_SQE;
+}
+
 /* An initiator or responder depth as the engines use it: 0 acts as 1. */
 static inline u32 sroce_rd_atomic_use(u32 depth)
 {
@@ -165,6 +201,9 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event);
 bool sroce_qp_enter_error(struct sroce_qp *qp);
 void sroce_qp_error_flush(struct sroce_qp *qp, enum ib_event_type event);
 void sroce_qp_snapshot(struct sroce_qp *qp);
+/* qp_state.c: the task's pass, and destroy's stop */
+bool sroce_qp_pass(void *arg);
+void sroce_qp_kill(struct sroce_qp *qp);
 void sroce_qp_put(struct sroce_qp *qp);
 void sroce_qp_sq_drained(struct sroce_qp *qp);
 void sroce_qp_event(struct sroce_qp *qp, enum ib_event_type type);

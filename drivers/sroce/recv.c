@@ -77,19 +77,6 @@ static bool sroce_transport_match(const struct sroce_qp *qp, u8 opcode)
 	return qp->ibqp.qp_type == IB_QPT_RC && transport == SROCE_OP_TRANSPORT_RC;
 }
 
-/* A QP in these states takes requests. */
-static bool sroce_state_takes_requests(enum ib_qp_state state)
-{
-	return state == IB_QPS_RTR || state == IB_QPS_RTS || state == IB_QPS_SQD ||
-	       state == IB_QPS_SQE;
-}
-
-/* A QP in these states runs its requester, so it takes responses. */
-static bool sroce_state_takes_responses(enum ib_qp_state state)
-{
-	return state == IB_QPS_RTS || state == IB_QPS_SQD;
-}
-
 /* Fill skb->cb from the BTH and the extension headers @info names. */
 VISIBLE_IF_KUNIT void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo *info,
 				  unsigned int pad)
@@ -151,7 +138,7 @@ static bool sroce_deliver(struct sroce_qp *qp, struct sk_buff *skb, enum sroce_d
 	bool response = sroce_opinfo(sroce_pkt(skb)->opcode)->response;
 
 	spin_lock_bh(&qp->state_lock);
-	if (response && !sroce_state_takes_responses(qp->state)) {
+	if (response && !sroce_state_sends(qp->state)) {
 		*why = SROCE_RX_DROP_SQ_STATE;
 	} else if (!response && !sroce_state_takes_requests(qp->state)) {
 		*why = SROCE_RX_DROP_QP_STATE;

@@ -98,9 +98,9 @@ bool sroce_req_run(struct sroce_qp *qp)
 	u8 hints;
 	u32 n = 0;
 
-	if (!s->active) {
-		if (s->in_error)
-			sroce_sq_error_flush(qp);	/* WQEs posted in Error */
+	if (!sroce_state_sends(qp->view.state)) {
+		if (sroce_state_flushes_sq(qp->view.state))
+			sroce_sq_error_flush(qp);	/* WQEs posted in Error or SQE */
 		return false;
 	}
 	sroce_sq_fetch(qp, SROCE_REQ_FETCH);

@@ -373,12 +373,7 @@ static void sroce_resp_account(struct sroce_qp *qp)
 /* Moved to Error since the batch was queued, e.g. by the completer (sroce_qp_error()). */
 static bool sroce_resp_in_error(struct sroce_qp *qp)
 {
-	bool err;
-
-	spin_lock_bh(&qp->state_lock);
-	err = qp->state == IB_QPS_ERR;
-	spin_unlock_bh(&qp->state_lock);
-	return err;
+	return qp->view.state == IB_QPS_ERR;
 }
 
 /**

@@ -72,8 +72,6 @@ struct sroce_sqs {
 	u32 nslots;			/* a power of two, >= the SQ ring's slots */
 	u32 slot_bytes;
 	u32 fetched;			/* SQ slots copied past the user ring's consumer */
-	bool active;			/* RTS or SQD: the requester may send */
-	bool in_error;			/* Error: every WQE posted is flushed */
 	bool draining;			/* SQD: IB_EVENT_SQ_DRAINED still to raise */
 	/*
 	 * Nothing was outstanding when the last pass ended: written by passes,

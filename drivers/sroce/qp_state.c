@@ -145,6 +145,30 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
 						  qp->dest_qpn);
 }
 
+/*
+ * A move the QP task makes itself, to Error (from any live state) or to
+ * SQE (from RTS or SQD): qp->state and the view together.  A QP that
+ * modify_qp or destroy is already moving to RESET or Error is left to
+ * them.  Return: true if the QP moved.
+ */
+static bool sroce_qp_task_move(struct sroce_qp *qp, enum ib_qp_state to)
+{
+	enum ib_qp_state cur;
+	bool live;
+
+	sroce_task_assert_owned(&qp->task);
+	spin_lock_bh(&qp->state_lock);
+	cur = qp->state;
+	live = to == IB_QPS_SQE ? sroce_state_sends(cur) :
+	       cur != IB_QPS_RESET && cur != IB_QPS_ERR;
+	if (live) {
+		WRITE_ONCE(qp->state, to);
+		qp->view.state = to;
+	}
+	spin_unlock_bh(&qp->state_lock);
+	return live;
+}
+
 /**
  * sroce_qp_enter_error() - the first half of sroce_qp_error(): the state
  * @qp: the QP
@@ -159,17 +183,7 @@ static void sroce_qp_store_attr(struct sroce_qp *qp, const struct ib_qp_attr *at
  */
 bool sroce_qp_enter_error(struct sroce_qp *qp)
 {
-	bool live;
-
-	sroce_task_assert_owned(&qp->task);
-	spin_lock_bh(&qp->state_lock);
-	live = qp->state != IB_QPS_RESET && qp->state != IB_QPS_ERR;
-	if (live) {
-		WRITE_ONCE(qp->state, IB_QPS_ERR);
-		qp->view.state = IB_QPS_ERR;
-	}
-	spin_unlock_bh(&qp->state_lock);
-	return live;
+	return sroce_qp_task_move(qp, IB_QPS_ERR);
 }
 
 /*
@@ -226,17 +240,7 @@ void sroce_qp_error(struct sroce_qp *qp, enum ib_event_type event)
  */
 bool sroce_qp_enter_sqe(struct sroce_qp *qp)
 {
-	bool live;
-
-	sroce_task_assert_owned(&qp->task);
-	spin_lock_bh(&qp->state_lock);
-	live = qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD;
-	if (live) {
-		WRITE_ONCE(qp->state, IB_QPS_SQE);
-		qp->view.state = IB_QPS_SQE;
-	}
-	spin_unlock_bh(&qp->state_lock);
-	return live;
+	return sroce_qp_task_move(qp, IB_QPS_SQE);
 }
 
 /* An asynchronous event of @qp, for its owner.  Context: any. */

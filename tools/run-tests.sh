@@ -201,8 +201,13 @@ while read -r name kernel boot cmd; do
 done < <(table)
 [ ${#pending[@]} -eq 0 ] || flush_stock
 if [ -n "$only" ]; then
-	keep=()
-	for r in "${rows[@]}"; do [[ ${r%% *} =~ $only ]] && keep+=("$r"); done
+	# A stage of a stock kernel loads the sroce.ko that dkms built: dkms
+	# runs too.
+	keep=() stock=0
+	for r in "${rows[@]}"; do [[ ${r%% *} =~ $only ]] && [[ $r == *"/build/dkms/"* ]] && stock=1; done
+	for r in "${rows[@]}"; do
+		[[ ${r%% *} =~ $only ]] || { [ $stock = 1 ] && [ "${r%% *}" = dkms ]; } && keep+=("$r")
+	done
 	rows=("${keep[@]}")
 fi
 if [ $list = 1 ]; then printf '%s\n' "${rows[@]}"; exit 0; fi

@@ -28,15 +28,6 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-void sroce_resp_create(struct sroce_qp *qp)
-{
-	struct sroce_resp *resp = &qp->resp;
-
-	skb_queue_head_init(&resp->rxq);
-	resp->res = NULL;
-	resp->nres = 0;
-}
-
 static void sroce_resp_purge(struct sroce_qp *qp)
 {
 	struct sk_buff *skb;
@@ -376,52 +367,25 @@ static bool sroce_resp_in_error(struct sroce_qp *qp)
 	return qp->view.state == IB_QPS_ERR;
 }
 
-/**
- * sroce_resp_run() - the responder stage of the QP task: one RX batch
- * @qp: the QP
- *
- * The requests queued so far, up to SROCE_RESP_BATCH_MAX, through the
- * core; its coalesced ACK goes out at the end of the batch.
- * Return: true if requests are left for another pass.
+/*
+ * Free a batch's packets and their QP references, last: destroy waits for
+ * them.  @dropped: they were not handled, and count as QP-state drops.
  */
-bool sroce_resp_run(struct sroce_qp *qp)
+static void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped)
 {
-	struct sroce_resp *resp = &qp->resp;
-	struct sk_buff_head batch;
 	struct sk_buff *skb;
-	bool more;
 
-	/*
-	 * A kernel QP's receives posted in Error are flushed here, behind
-	 * those the move to Error flushed (ib_drain_rq() waits for its own).
-	 * A pass can see Error before the modify stops the task: the receive
-	 * in progress, still at the ring's head, goes first and only once
-	 * (sroce_rq_flush() releases it), so the modify's own flush
-	 * finds nothing left to complete twice.
-	 */
-	if (qp->is_kernel && !qp->srq && sroce_resp_in_error(qp))
-		sroce_rq_flush(qp);
-	if (sroce_qp_is_ud(qp))
-		return sroce_ud_resp_run(qp);
-	if (sroce_qp_is_uc(qp))
-		return sroce_uc_resp_run(qp);
+	while ((skb = __skb_dequeue(batch))) {
+		struct sroce_qp *qp = sroce_pkt(skb)->qp;
 
-	more = sroce_resp_take_batch(qp, &batch);
-	if (skb_queue_empty(&batch))
-		return more;
-	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
-	atomic64_add(skb_queue_len(&batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
-	if (!qp->srq)
-		sroce_resp_set_credits(&resp->core, sroce_queue_count(&qp->rq));
-	sroce_resp_batch_begin(&resp->core);
-	skb_queue_walk(&batch, skb)
-		sroce_resp_one(qp, skb);
-	sroce_resp_batch_end(&resp->core);
-	sroce_resp_drain(qp);
-	sroce_resp_account(qp);
-	sroce_cursor_put(&resp->place);	/* never held across passes */
-	sroce_resp_put_batch(&batch, false);
-	return more;
+		if (dropped) {
+			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
+			kfree_skb(skb);
+		} else {
+			consume_skb(skb);
+		}
+		sroce_qp_put(qp);
+	}
 }
 
 /**
@@ -435,7 +399,7 @@ bool sroce_resp_run(struct sroce_qp *qp)
  * is then empty.
  * Context: the QP task.  Return: true if requests are left for another pass.
  */
-bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch)
+static bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch)
 {
 	struct sroce_resp *resp = &qp->resp;
 	struct sk_buff *skb;
@@ -452,25 +416,72 @@ bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch)
 	return more;
 }
 
-/*
- * Free a batch's packets and their QP references, last: destroy waits for
- * them.  @dropped: they were not handled, and count as QP-state drops.
- */
-void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped)
+/* RC: one RX batch through the core; its coalesced ACK goes out at the end. */
+static void sroce_rc_begin(struct sroce_qp *qp, struct sk_buff_head *batch)
 {
+	struct sroce_resp *resp = &qp->resp;
+
+	sroce_count(qp->sdev, SROCE_CNT_RX_BATCHES);
+	atomic64_add(skb_queue_len(batch), &qp->sdev->counters[SROCE_CNT_RX_BATCH_PACKETS]);
+	if (!qp->srq)
+		sroce_resp_set_credits(&resp->core, sroce_queue_count(&qp->rq));
+	sroce_resp_batch_begin(&resp->core);
+}
+
+static void sroce_rc_end(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+
+	sroce_resp_batch_end(&resp->core);
+	sroce_resp_drain(qp);
+	sroce_resp_account(qp);
+	sroce_cursor_put(&resp->place);	/* never held across passes */
+}
+
+static const struct sroce_resp_ops sroce_rc_resp_ops = {
+	.begin = sroce_rc_begin,
+	.one = sroce_resp_one,
+	.end = sroce_rc_end,
+};
+
+/**
+ * sroce_resp_run() - the responder stage of the QP task: one RX batch
+ * @qp: the QP
+ *
+ * The requests queued so far, up to SROCE_RESP_BATCH_MAX, through the
+ * QP's transport's handlers (resp->ops: RC's core, whose coalesced ACK
+ * goes out at the end of the batch; UC's and UD's receive cores).
+ * Return: true if requests are left for another pass.
+ */
+bool sroce_resp_run(struct sroce_qp *qp)
+{
+	const struct sroce_resp_ops *ops = qp->resp.ops;
+	struct sk_buff_head batch;
 	struct sk_buff *skb;
+	bool more;
 
-	while ((skb = __skb_dequeue(batch))) {
-		struct sroce_qp *qp = sroce_pkt(skb)->qp;
+	/*
+	 * A kernel QP's receives posted in Error are flushed here, behind
+	 * those the move to Error flushed (ib_drain_rq() waits for its own).
+	 * A pass can see Error before the modify stops the task: the receive
+	 * in progress, still at the ring's head, goes first and only once
+	 * (sroce_rq_flush() releases it), so the modify's own flush
+	 * finds nothing left to complete twice.
+	 */
+	if (qp->is_kernel && !qp->srq && sroce_resp_in_error(qp))
+		sroce_rq_flush(qp);
 
-		if (dropped) {
-			sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_QP_STATE);
-			kfree_skb(skb);
-		} else {
-			consume_skb(skb);
-		}
-		sroce_qp_put(qp);
-	}
+	more = sroce_resp_take_batch(qp, &batch);
+	if (skb_queue_empty(&batch))
+		return more;
+	if (ops->begin)
+		ops->begin(qp, &batch);
+	skb_queue_walk(&batch, skb)
+		ops->one(qp, skb);
+	if (ops->end)
+		ops->end(qp);
+	sroce_resp_put_batch(&batch, false);
+	return more;
 }
 
 /**
@@ -490,7 +501,19 @@ int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb)
 	return sroce_task_queue_skb(&qp->task, &qp->resp.rxq, SROCE_RESP_QUEUE_MAX, skb);
 }
 
-/* The QP enters RTR: (re)initialise the core with its attributes. */
+/* At create: the responder's queue, and its transport's handlers. */
+void sroce_resp_create(struct sroce_qp *qp)
+{
+	struct sroce_resp *resp = &qp->resp;
+
+	/* The transport's handlers for the one responder loop (sroce_resp_run()). */
+	resp->ops = sroce_qp_is_ud(qp) ? &sroce_ud_resp_ops :
+		    sroce_qp_is_uc(qp) ? &sroce_uc_resp_ops : &sroce_rc_resp_ops;
+	skb_queue_head_init(&resp->rxq);
+	resp->res = NULL;
+	resp->nres = 0;
+}
+
 /*
  * The responder resources of a QP about to enter RTR with responder depth
  * @depth, allocated before modify_qp stores anything (its only failure),

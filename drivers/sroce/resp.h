@@ -30,6 +30,7 @@ struct sroce_recv_wqe {
  * rest is owned by the QP task.
  */
 struct sroce_resp {
+	const struct sroce_resp_ops *ops;	/* fixed at create */
 	/*
 	 * Request packets waiting for the QP task, each holding a QP
 	 * reference.  rxq.lock guards the list: recv.c appends under
@@ -72,15 +73,24 @@ void sroce_resp_stop(struct sroce_qp *qp, bool flush);	/* RESET/ERR/destroy: pur
 void sroce_resp_destroy(struct sroce_qp *qp);
 int sroce_resp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
 bool sroce_resp_run(struct sroce_qp *qp);
-bool sroce_resp_take_batch(struct sroce_qp *qp, struct sk_buff_head *batch);
-void sroce_resp_put_batch(struct sk_buff_head *batch, bool dropped);
 
-/* ud.c: the UD responder stage (datagrams in) and the GRH */
-bool sroce_ud_resp_run(struct sroce_qp *qp);
+/* The RC responder's placement, which UD (SEND data) and UC use too. */
 int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
 int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf);
 
-bool sroce_uc_resp_run(struct sroce_qp *qp);
+/*
+ * A transport's part of the one responder loop (sroce_resp_run()), chosen
+ * by the QP type at create: @begin and @end around a batch (optional),
+ * @one per request packet of it.
+ */
+struct sroce_resp_ops {
+	void (*begin)(struct sroce_qp *qp, struct sk_buff_head *batch);
+	void (*one)(struct sroce_qp *qp, struct sk_buff *skb);
+	void (*end)(struct sroce_qp *qp);
+};
+
+extern const struct sroce_resp_ops sroce_ud_resp_ops;	/* ud.c */
+extern const struct sroce_resp_ops sroce_uc_resp_ops;	/* uc.c */
 
 /* rq.c: the receive queue layer (RQ or SRQ) of every transport's responder */
 int sroce_rq_fetch(struct sroce_qp *qp, struct sroce_recv_wqe *w);

@@ -90,21 +90,12 @@ static void sroce_uc_one(struct sroce_qp *qp, struct sk_buff *skb)
 		sroce_count(qp->sdev, SROCE_CNT_RX_DROP_FIRST + sroce_uc_drop_reasons[r.reason]);
 }
 
-/**
- * sroce_uc_resp_run() - the responder stage of a UC QP's task
- * @qp: the QP
- *
- * Return: true if packets are left for another pass.
- */
-bool sroce_uc_resp_run(struct sroce_qp *qp)
+static void sroce_uc_end(struct sroce_qp *qp)
 {
-	struct sk_buff_head batch;
-	struct sk_buff *skb;
-	bool more = sroce_resp_take_batch(qp, &batch);
-
-	skb_queue_walk(&batch, skb)
-		sroce_uc_one(qp, skb);
 	sroce_cursor_put(&qp->resp.place);	/* never held across passes */
-	sroce_resp_put_batch(&batch, false);
-	return more;
 }
+
+const struct sroce_resp_ops sroce_uc_resp_ops = {
+	.one = sroce_uc_one,
+	.end = sroce_uc_end,
+};

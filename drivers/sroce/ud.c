@@ -122,20 +122,6 @@ static void sroce_ud_one(struct sroce_qp *qp, struct sk_buff *skb)
 	sroce_ud_cqe(qp, pkt, status, r.byte_len, nht);
 }
 
-/**
- * sroce_ud_resp_run() - the responder stage of a UD QP's task
- * @qp: the QP
- *
- * Return: true if datagrams are left for another pass.
- */
-bool sroce_ud_resp_run(struct sroce_qp *qp)
-{
-	struct sk_buff_head batch;
-	struct sk_buff *skb;
-	bool more = sroce_resp_take_batch(qp, &batch);
-
-	skb_queue_walk(&batch, skb)
-		sroce_ud_one(qp, skb);
-	sroce_resp_put_batch(&batch, false);
-	return more;
-}
+const struct sroce_resp_ops sroce_ud_resp_ops = {
+	.one = sroce_ud_one,
+};

@@ -149,7 +149,7 @@ style:
 	@$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,EXPORT_SYMBOL,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
 		-f $(filter-out drivers/sroce/lists.h,$(wildcard drivers/sroce/*.[ch])) \
-		drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.c >build/style-1.log; \
+		drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.[ch] >build/style-1.log; \
 		r=$$?; sed 's/^/# /' build/style-1.log; \
 		echo "$$([ $$r = 0 ] || echo 'not ')ok 1 checkpatch: the driver, KUnit and tools/kverbs" >build/style.ktap
 	@tail -n1 build/style.ktap

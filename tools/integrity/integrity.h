@@ -14,6 +14,7 @@
  *   modes.c          the mode table and the scenario frame
  *   mode_integrity.c the default integrity sequence
  *   mode_resp.c      error modes around a responder (and rnr_timer)
+ *   mode_resp_res.c  error modes on a responder's CQ, receive ring, MRs
  *   mode_wire.c      hand-built packets: misaligned_atomic, malformed
  *   mode_req.c       requester error modes (the client's device under test)
  *   mode_sq.c        the hostile send ring (sq_*) and the witness pair
@@ -424,13 +425,15 @@ void oob_read_client(struct ctx *c);
 void destroy_client(struct ctx *c);
 void destroy_server(struct ctx *c);
 void destroy_post_client(struct ctx *c, uint64_t peer_destroy_ms);
+int idle_wait(struct ctx *c);
+
+/* mode_resp_res.c */
 void resize_client(struct ctx *c);
 void resize_server(struct ctx *c);
 void hostile_client(struct ctx *c);
 void hostile_server(struct ctx *c);
 void mr_access_client(struct ctx *c);
 void mr_access_server(struct ctx *c);
-int idle_wait(struct ctx *c);
 
 /* mode_wire.c */
 void misaligned_client(struct ctx *c);

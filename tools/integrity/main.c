@@ -40,7 +40,7 @@
  * the requester error modes (retry_exc ... armed), or idle (connect, then
  * wait until killed).  Each prints the result of sub-test <mode>
  * between the setup and teardown lines; see modes.c (the table),
- * mode_resp.c, mode_wire.c, mode_req.c and mode_sq.c.
+ * mode_resp.c, mode_resp_res.c, mode_wire.c, mode_req.c and mode_sq.c.
  *
  * -m uc connects a UC QP pair instead (meant for a lossy link: netem loss,
  * duplication, reordering) and runs two phases of UC_N multi-packet

@@ -64,13 +64,15 @@ pair_ktap_end() {
 # sroce_kcm.ko) into $kvdir = build/kverbs-$flavour, at W=1, against the
 # test kernel $flavour (whose tree it sets in kdir); outside the source
 # tree, which keeps no objects, and once per kernel: the copy keeps the
-# sources' timestamps, so a second call rebuilds nothing.  On a failure or
+# sources' timestamps, so a second call rebuilds nothing (the sources are
+# copied anew: none that a split or a rename left behind).  On a failure or
 # a warning it prints the log and "NAME: 0 passed, 1 failed", and exits.
 kverbs_modules() {
 	kdir=$("$here/build-kernel.sh" "$flavour" | tail -n1)
 	kvdir=$top/build/kverbs-$flavour
 	mkdir -p "$kvdir"
-	cp -p "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.c "$kvdir/"
+	rm -f "$kvdir"/*.[ch]
+	cp -p "$top/tools/kverbs/Kbuild" "$top/tools/kverbs/Makefile" "$top/tools/kverbs/"*.[ch] "$kvdir/"
 	if ! make -s -C "$kvdir" KDIR="$kdir" W=1 >"$out/kverbs-build.log" 2>&1 ||
 		grep -q 'warning:' "$out/kverbs-build.log"; then
 		cat "$out/kverbs-build.log" >&2

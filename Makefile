@@ -148,7 +148,7 @@ style:
 	@echo "KTAP version 1"; echo "1..3"
 	@$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,EXPORT_SYMBOL,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
-		-f $(filter-out drivers/sroce/lists.h,$(wildcard drivers/sroce/*.[ch])) \
+		-f $(filter-out drivers/sroce/lists.h drivers/sroce/trace.h,$(wildcard drivers/sroce/*.[ch])) \
 		drivers/sroce/compat/probes/*.c kunit/*.c tools/kverbs/*.[ch] >build/style-1.log; \
 		r=$$?; sed 's/^/# /' build/style-1.log; \
 		echo "$$([ $$r = 0 ] || echo 'not ')ok 1 checkpatch: the driver, KUnit and tools/kverbs" >build/style.ktap
@@ -160,12 +160,14 @@ style:
 		r=$$?; sed 's/^/# /' build/style-2.log; \
 		echo "$$([ $$r = 0 ] || echo 'not ')ok 2 checkpatch: the case tables (kunit/cases)" >>build/style.ktap
 	@tail -n1 build/style.ktap
-	@# The name lists (X-macros): not ordinary macros.
+	@# The name lists (X-macros) and the tracepoints that expand them: not
+	@# ordinary macros (a TRACE_DEFINE_ENUM per entry ends in a semicolon).
 	@$(CHECKPATCH) --no-tree --strict --terse --show-types \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,COMPLEX_MACRO,MACRO_ARG_REUSE \
-		-f drivers/sroce/lists.h >build/style-3.log; \
+		--ignore TRAILING_SEMICOLON,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT \
+		-f drivers/sroce/lists.h drivers/sroce/trace.h >build/style-3.log; \
 		r=$$?; sed 's/^/# /' build/style-3.log; \
-		echo "$$([ $$r = 0 ] || echo 'not ')ok 3 checkpatch: the name lists (drivers/sroce/lists.h)" >>build/style.ktap
+		echo "$$([ $$r = 0 ] || echo 'not ')ok 3 checkpatch: the name lists (drivers/sroce/lists.h, trace.h)" >>build/style.ktap
 	@tail -n1 build/style.ktap
 	@{ echo "KTAP version 1"; echo "1..3"; cat build/style.ktap; } | python3 tools/ktap.py count --name style
 

@@ -15,6 +15,38 @@
 #include <sroce/core_abi.h>
 #include <sroce/sq_abi.h>
 
+/*
+ * Names the events print, from the ABI's name lists (types.h).  Each
+ * enumerator is TRACE_DEFINE_ENUM'd, so that the format file gives user
+ * space (perf, trace-cmd) numbers.  A list's last symbol is its count,
+ * "invalid" as the cores' name functions say: every entry of a list ends
+ * in a comma, and __print_symbolic() needs a last one that does not.
+ */
+#define SROCE_TRACE_ENUM(id, name) TRACE_DEFINE_ENUM(id);
+#define SROCE_TRACE_SYMBOL(id, name) { id, name },
+#define SROCE_TRACE_SYMBOL_VALUE(id, value, name) { value, name },
+#define sroce_show_symbolic(v, list, entry, count) \
+	__print_symbolic(v, list(entry) { count, "invalid" })
+
+SROCE_RULE_LIST(SROCE_TRACE_ENUM)
+SROCE_SQ_RULE_LIST(SROCE_TRACE_ENUM)
+SROCE_COMP_DROP_LIST(SROCE_TRACE_ENUM)
+TRACE_DEFINE_ENUM(SROCE_RULE_COUNT);
+TRACE_DEFINE_ENUM(SROCE_SQR_COUNT);
+TRACE_DEFINE_ENUM(SROCE_CDROP_REASON_COUNT);
+TRACE_DEFINE_ENUM(SROCE_RESP_KIND_COUNT);
+
+#define sroce_show_kind(v) \
+	sroce_show_symbolic(v, SROCE_RESP_KIND_LIST, SROCE_TRACE_SYMBOL_VALUE, \
+			    SROCE_RESP_KIND_COUNT)
+#define sroce_show_rule(v) \
+	sroce_show_symbolic(v, SROCE_RULE_LIST, SROCE_TRACE_SYMBOL, SROCE_RULE_COUNT)
+#define sroce_show_sq_rule(v) \
+	sroce_show_symbolic(v, SROCE_SQ_RULE_LIST, SROCE_TRACE_SYMBOL, SROCE_SQR_COUNT)
+#define sroce_show_comp_drop(v) \
+	sroce_show_symbolic(v, SROCE_COMP_DROP_LIST, SROCE_TRACE_SYMBOL, \
+			    SROCE_CDROP_REASON_COUNT)
+
 TRACE_EVENT(sroce_response,
 	TP_PROTO(u32 qpn, const struct sroce_resp_desc *d),
 	TP_ARGS(qpn, d),
@@ -35,8 +67,8 @@ TRACE_EVENT(sroce_response,
 		__entry->rule = d->rule;
 	),
 	TP_printk("qpn=%#x %s psn=%#x msn=%u syndrome=%#x rule=%s",
-		  __entry->qpn, sroce_resp_kind_name(__entry->kind), __entry->psn,
-		  __entry->msn, __entry->syndrome, sroce_rule_name(__entry->rule))
+		  __entry->qpn, sroce_show_kind(__entry->kind), __entry->psn,
+		  __entry->msn, __entry->syndrome, sroce_show_rule(__entry->rule))
 );
 
 TRACE_EVENT(sroce_req_packet,
@@ -63,7 +95,7 @@ TRACE_EVENT(sroce_req_packet,
 	TP_printk("qpn=%#x opcode=%#x psn=%#x wqe=%u len=%u ackreq=%u retry=%u rule=%s",
 		  __entry->qpn, __entry->opcode, __entry->psn, __entry->wqe, __entry->length,
 		  !!(__entry->flags & SROCE_PF_ACKREQ), !!(__entry->flags & SROCE_PF_RETRY),
-		  sroce_sq_rule_name(__entry->rule))
+		  sroce_show_sq_rule(__entry->rule))
 );
 
 TRACE_EVENT(sroce_comp_decision,
@@ -91,8 +123,8 @@ TRACE_EVENT(sroce_comp_decision,
 	),
 	TP_printk("qpn=%#x opcode=%#x psn=%#x syndrome=%#x action=%u drop=%s timer=%u rule=%s",
 		  __entry->qpn, __entry->opcode, __entry->psn, __entry->syndrome,
-		  __entry->action, sroce_comp_drop_name(__entry->reason), __entry->timer,
-		  sroce_sq_rule_name(__entry->rule))
+		  __entry->action, sroce_show_comp_drop(__entry->reason), __entry->timer,
+		  sroce_show_sq_rule(__entry->rule))
 );
 
 /*
@@ -120,7 +152,7 @@ TRACE_EVENT(sroce_comp_timer,
 	),
 	TP_printk("qpn=%#x %s acked=%#x action=%u timer=%u rule=%s",
 		  __entry->qpn, __entry->rnr ? "rnr" : "retransmit", __entry->acked_psn,
-		  __entry->action, __entry->timer, sroce_sq_rule_name(__entry->rule))
+		  __entry->action, __entry->timer, sroce_show_sq_rule(__entry->rule))
 );
 
 #endif /* _SROCE_TRACE_H */

@@ -40,12 +40,15 @@ enum sroce_psn_verdict {
 };
 
 /* What the caller must do with the request it just handed in. */
+#define SROCE_ACTION_LIST(X)										\
+	X(SROCE_ACT_HOLD, 0, "hold")		/* nothing to do or send now */				\
+	X(SROCE_ACT_EXECUTE, 1, "execute")	/* execute it, then call sroce_resp_executed() */	\
+	X(SROCE_ACT_RESPOND, 2, "respond")	/* responses are queued: sroce_resp_pull() */		\
+	X(SROCE_ACT_DROP, 3, "drop")		/* drop it; ret.reason says why */
+
 enum sroce_action {
-	SROCE_ACT_HOLD = 0,	/* nothing to do or send now */
-	SROCE_ACT_EXECUTE = 1,	/* execute it, then call sroce_resp_executed() */
-	SROCE_ACT_RESPOND = 2,	/* responses are queued: sroce_resp_pull() */
-	SROCE_ACT_DROP = 3,	/* drop it; ret.reason says why */
-	SROCE_ACT_COUNT = 4,
+	SROCE_ACTION_LIST(SROCE_ENUM_ENTRY_VALUE)
+	SROCE_ACT_COUNT,
 };
 
 /*
@@ -63,17 +66,29 @@ enum sroce_exec_flags {
 };
 
 /* Why a request (or the rest of a response) was dropped. */
+#define SROCE_DROP_REASON_LIST(X)						\
+	X(SROCE_DROP_NONE, "none")						\
+	/* PSN wider than 24 bits */						\
+	X(SROCE_DROP_BAD_PSN, "bad_psn")					\
+	/* not an RC request opcode */						\
+	X(SROCE_DROP_BAD_OPCODE, "bad_opcode")					\
+	/* verdict disagrees with the expected PSN */				\
+	X(SROCE_DROP_BAD_VERDICT, "bad_verdict")				\
+	/* ahead of the expected PSN while latched (C9-114) */			\
+	X(SROCE_DROP_NAK_LATCHED, "nak_latched")				\
+	/* QP is in the error state */						\
+	X(SROCE_DROP_QP_ERROR, "qp_error")					\
+	/* duplicate READ/ATOMIC not in the resources (o9-67, C9-106) */	\
+	X(SROCE_DROP_DUP_NO_RESOURCE, "dup_no_resource")			\
+	/* error while answering a duplicate (C9-106, C9-115) */		\
+	X(SROCE_DROP_DUP_ERROR, "dup_error")					\
+	/* response queue full or execution pending */				\
+	X(SROCE_DROP_BUSY, "busy")						\
+	/* event with nothing to apply it to */					\
+	X(SROCE_DROP_NOT_EXPECTED, "not_expected")
+
 enum sroce_drop_reason {
-	SROCE_DROP_NONE = 0,
-	SROCE_DROP_BAD_PSN,		/* PSN wider than 24 bits */
-	SROCE_DROP_BAD_OPCODE,		/* not an RC request opcode */
-	SROCE_DROP_BAD_VERDICT,		/* verdict disagrees with the expected PSN */
-	SROCE_DROP_NAK_LATCHED,		/* ahead of the expected PSN while latched (C9-114) */
-	SROCE_DROP_QP_ERROR,		/* QP is in the error state */
-	SROCE_DROP_DUP_NO_RESOURCE,	/* duplicate READ/ATOMIC not in the resources (o9-67, C9-106) */
-	SROCE_DROP_DUP_ERROR,		/* error while answering a duplicate (C9-106, C9-115) */
-	SROCE_DROP_BUSY,		/* response queue full or execution pending */
-	SROCE_DROP_NOT_EXPECTED,	/* event with nothing to apply it to */
+	SROCE_DROP_REASON_LIST(SROCE_ENUM_ENTRY)
 	SROCE_DROP_REASON_COUNT,
 };
 
@@ -88,17 +103,20 @@ enum sroce_exec_status {
 };
 
 /* Response descriptor kinds. */
+#define SROCE_RESP_KIND_LIST(X)									\
+	X(SROCE_RESP_ACK, 0, "ack")								\
+	X(SROCE_RESP_NAK, 1, "nak")								\
+	X(SROCE_RESP_RNR_NAK, 2, "rnr_nak")							\
+	X(SROCE_RESP_READ_FIRST, 3, "read_first")						\
+	X(SROCE_RESP_READ_MIDDLE, 4, "read_middle")						\
+	X(SROCE_RESP_READ_LAST, 5, "read_last")							\
+	X(SROCE_RESP_READ_ONLY, 6, "read_only")							\
+	X(SROCE_RESP_ATOMIC_ACK, 7, "atomic_ack")						\
+	X(SROCE_RESP_QP_ERROR, 8, "qp_error")		/* move the QP to the error state */
+
 enum sroce_resp_kind {
-	SROCE_RESP_ACK = 0,
-	SROCE_RESP_NAK = 1,
-	SROCE_RESP_RNR_NAK = 2,
-	SROCE_RESP_READ_FIRST = 3,
-	SROCE_RESP_READ_MIDDLE = 4,
-	SROCE_RESP_READ_LAST = 5,
-	SROCE_RESP_READ_ONLY = 6,
-	SROCE_RESP_ATOMIC_ACK = 7,
-	SROCE_RESP_QP_ERROR = 8,	/* move the QP to the error state */
-	SROCE_RESP_KIND_COUNT = 9,
+	SROCE_RESP_KIND_LIST(SROCE_ENUM_ENTRY_VALUE)
+	SROCE_RESP_KIND_COUNT,
 };
 
 /*
@@ -112,33 +130,36 @@ enum sroce_qp_event {
 };
 
 /* The spec rule that drove a decision, for tests and tracepoints. */
+#define SROCE_RULE_LIST(X)									\
+	X(SROCE_RULE_NONE, "none")								\
+	X(SROCE_RULE_C9_95, "C9-95")		/* ACK PSN = newest new request covered */	\
+	X(SROCE_RULE_C9_96, "C9-96")		/* READ response PSNs */			\
+	X(SROCE_RULE_O9_58, "o9-58")		/* ATOMIC ACK PSN */				\
+	X(SROCE_RULE_C9_97, "C9-97")		/* AETH on READ First/Only */			\
+	X(SROCE_RULE_C9_98, "C9-98")		/* AETH on READ Last */				\
+	X(SROCE_RULE_C9_100, "C9-100")		/* READ failing part-way */			\
+	X(SROCE_RULE_C9_101, "C9-101")		/* no ACK overtakes a READ response */		\
+	X(SROCE_RULE_C9_103, "C9-103")		/* duplicates do not move the expected PSN */	\
+	X(SROCE_RULE_C9_104, "C9-104")		/* duplicates answered oldest first */		\
+	X(SROCE_RULE_C9_105, "C9-105")		/* duplicate SEND/WRITE ACK */			\
+	X(SROCE_RULE_C9_106, "C9-106")		/* error answering a duplicate: drop */		\
+	X(SROCE_RULE_C9_107, "C9-107")		/* duplicate READ re-executed */		\
+	X(SROCE_RULE_O9_66, "o9-66")		/* duplicate ATOMIC: saved value */		\
+	X(SROCE_RULE_O9_67, "o9-67")		/* duplicate ATOMIC not saved: drop */		\
+	X(SROCE_RULE_C9_111, "C9-111")		/* sequence-error NAK PSN */			\
+	X(SROCE_RULE_C9_113, "C9-113")		/* RNR NAK PSN, NAK is an Acknowledge */	\
+	X(SROCE_RULE_C9_114, "C9-114")		/* NAK latch */					\
+	X(SROCE_RULE_C9_116, "C9-116")		/* AckReq scheduling */				\
+	X(SROCE_RULE_C9_121, "C9-121")		/* invalid request NAK PSN */			\
+	X(SROCE_RULE_C9_124, "C9-124")		/* remote access error NAK PSN */		\
+	X(SROCE_RULE_C9_125, "C9-125")		/* remote operational error NAK PSN */		\
+	X(SROCE_RULE_C9_148, "C9-148")		/* MSN bump point for READ */			\
+	X(SROCE_RULE_C9_149, "C9-149")		/* MSN */					\
+	X(SROCE_RULE_C9_150_2_1, "C9-150.2.1")	/* end-to-end credits */			\
+	X(SROCE_RULE_O9_95_2_2, "o9-95.2.2")	/* SRQ credits invalid; unsolicited ACK */
+
 enum sroce_rule {
-	SROCE_RULE_NONE = 0,
-	SROCE_RULE_C9_95,	/* ACK PSN = newest new request covered */
-	SROCE_RULE_C9_96,	/* READ response PSNs */
-	SROCE_RULE_O9_58,	/* ATOMIC ACK PSN */
-	SROCE_RULE_C9_97,	/* AETH on READ First/Only */
-	SROCE_RULE_C9_98,	/* AETH on READ Last */
-	SROCE_RULE_C9_100,	/* READ failing part-way */
-	SROCE_RULE_C9_101,	/* no ACK overtakes a READ response */
-	SROCE_RULE_C9_103,	/* duplicates do not move the expected PSN */
-	SROCE_RULE_C9_104,	/* duplicates answered oldest first */
-	SROCE_RULE_C9_105,	/* duplicate SEND/WRITE ACK */
-	SROCE_RULE_C9_106,	/* error answering a duplicate: drop */
-	SROCE_RULE_C9_107,	/* duplicate READ re-executed */
-	SROCE_RULE_O9_66,	/* duplicate ATOMIC: saved value */
-	SROCE_RULE_O9_67,	/* duplicate ATOMIC not saved: drop */
-	SROCE_RULE_C9_111,	/* sequence-error NAK PSN */
-	SROCE_RULE_C9_113,	/* RNR NAK PSN, NAK is an Acknowledge */
-	SROCE_RULE_C9_114,	/* NAK latch */
-	SROCE_RULE_C9_116,	/* AckReq scheduling */
-	SROCE_RULE_C9_121,	/* invalid request NAK PSN */
-	SROCE_RULE_C9_124,	/* remote access error NAK PSN */
-	SROCE_RULE_C9_125,	/* remote operational error NAK PSN */
-	SROCE_RULE_C9_148,	/* MSN bump point for READ */
-	SROCE_RULE_C9_149,	/* MSN */
-	SROCE_RULE_C9_150_2_1,	/* end-to-end credits */
-	SROCE_RULE_O9_95_2_2,	/* SRQ credits invalid; unsolicited ACK */
+	SROCE_RULE_LIST(SROCE_ENUM_ENTRY)
 	SROCE_RULE_COUNT,
 };
 

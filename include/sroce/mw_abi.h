@@ -42,21 +42,37 @@ enum sroce_mw_state {
 	SROCE_MW_STATE_COUNT = 2,
 };
 
+#define SROCE_MW_RULE_LIST(X)							\
+	X(SROCE_MWR_NONE, "none")						\
+	/* a bind that may go re-keys the window */				\
+	X(SROCE_MWR_BIND, "mw-bind")						\
+	/* the WQE names a window or MR by a key it no longer has */		\
+	X(SROCE_MWR_KEY, "mw-key")						\
+	/* a window grants remote rights only */				\
+	X(SROCE_MWR_RIGHTS, "mw-rights")					\
+	/* a window is bound only on a QP of its PD */				\
+	X(SROCE_MWR_C10_72, "C10-72")						\
+	/* the MR was registered with MW_BIND */				\
+	X(SROCE_MWR_C10_73, "C10-73")						\
+	/* remote write or atomic needs local write on the MR */		\
+	X(SROCE_MWR_C10_74, "C10-74")						\
+	/* the window lies inside the MR */					\
+	X(SROCE_MWR_C10_75, "C10-75")						\
+	/* a type 1 window is not zero-based */					\
+	X(SROCE_MWR_O10_36_2_2, "o10-36.2.2")					\
+	/* a type 1 window cannot be invalidated */				\
+	X(SROCE_MWR_O10_37_2_26, "o10-37.2.26")					\
+	/* a type 2 window is bound only when free */				\
+	X(SROCE_MWR_O10_37_2_30, "o10-37.2.30")					\
+	/* a type 2 bind has an MR and a length */				\
+	X(SROCE_MWR_O10_37_2_40, "o10-37.2.40")					\
+	/* a type 2 window, by its QP and key, goes free */			\
+	X(SROCE_MWR_INVALIDATE, "mw-invalidate")				\
+	/* an access through a window: key, state, PD, QP, rights, range */	\
+	X(SROCE_MWR_ACCESS, "mw-access")
+
 enum sroce_mw_rule {
-	SROCE_MWR_NONE = 0,
-	SROCE_MWR_BIND,		/* mw-bind: a bind that may go re-keys the window */
-	SROCE_MWR_KEY,		/* mw-key: the WQE names a window or MR by a key it no longer has */
-	SROCE_MWR_RIGHTS,	/* mw-rights: a window grants remote rights only */
-	SROCE_MWR_C10_72,	/* C10-72: a window is bound only on a QP of its PD */
-	SROCE_MWR_C10_73,	/* C10-73: the MR was registered with MW_BIND */
-	SROCE_MWR_C10_74,	/* C10-74: remote write or atomic needs local write on the MR */
-	SROCE_MWR_C10_75,	/* C10-75: the window lies inside the MR */
-	SROCE_MWR_O10_36_2_2,	/* o10-36.2.2: a type 1 window is not zero-based */
-	SROCE_MWR_O10_37_2_26,	/* o10-37.2.26: a type 1 window cannot be invalidated */
-	SROCE_MWR_O10_37_2_30,	/* o10-37.2.30: a type 2 window is bound only when free */
-	SROCE_MWR_O10_37_2_40,	/* o10-37.2.40: a type 2 bind has an MR and a length */
-	SROCE_MWR_INVALIDATE,	/* mw-invalidate: a type 2 window, by its QP and key, goes free */
-	SROCE_MWR_ACCESS,	/* mw-access: an access through a window: key, state, PD, QP, rights, range */
+	SROCE_MW_RULE_LIST(SROCE_ENUM_ENTRY)
 	SROCE_MWR_COUNT,
 };
 

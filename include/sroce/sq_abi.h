@@ -71,20 +71,23 @@ enum sroce_transport {
 #define SROCE_WF_SOLICITED 0x04	/* BTH SE on the last packet */
 
 /* Completion status, as IBA 10.10.2 / libibverbs name them. */
+#define SROCE_WC_STATUS_LIST(X)					\
+	X(SROCE_WC_SUCCESS, 0, "success")			\
+	X(SROCE_WC_LOC_LEN_ERR, 1, "loc_len_err")		\
+	X(SROCE_WC_LOC_QP_OP_ERR, 2, "loc_qp_op_err")		\
+	X(SROCE_WC_LOC_PROT_ERR, 3, "loc_prot_err")		\
+	X(SROCE_WC_WR_FLUSH_ERR, 4, "wr_flush_err")		\
+	X(SROCE_WC_BAD_RESP_ERR, 5, "bad_resp_err")		\
+	X(SROCE_WC_REM_INV_REQ_ERR, 6, "rem_inv_req_err")	\
+	X(SROCE_WC_REM_ACCESS_ERR, 7, "rem_access_err")		\
+	X(SROCE_WC_REM_OP_ERR, 8, "rem_op_err")			\
+	X(SROCE_WC_RETRY_EXC_ERR, 9, "retry_exc_err")		\
+	X(SROCE_WC_RNR_RETRY_EXC_ERR, 10, "rnr_retry_exc_err")	\
+	X(SROCE_WC_MW_BIND_ERR, 11, "mw_bind_err")
+
 enum sroce_wc_status {
-	SROCE_WC_SUCCESS = 0,
-	SROCE_WC_LOC_LEN_ERR = 1,
-	SROCE_WC_LOC_QP_OP_ERR = 2,
-	SROCE_WC_LOC_PROT_ERR = 3,
-	SROCE_WC_WR_FLUSH_ERR = 4,
-	SROCE_WC_BAD_RESP_ERR = 5,
-	SROCE_WC_REM_INV_REQ_ERR = 6,
-	SROCE_WC_REM_ACCESS_ERR = 7,
-	SROCE_WC_REM_OP_ERR = 8,
-	SROCE_WC_RETRY_EXC_ERR = 9,
-	SROCE_WC_RNR_RETRY_EXC_ERR = 10,
-	SROCE_WC_MW_BIND_ERR = 11,
-	SROCE_WC_STATUS_COUNT = 12,
+	SROCE_WC_STATUS_LIST(SROCE_ENUM_ENTRY_VALUE)
+	SROCE_WC_STATUS_COUNT,
 };
 
 /* What a call asks of the caller. */
@@ -100,30 +103,36 @@ enum sroce_sq_action {
 };
 
 /* Why the requester may not send (SROCE_SQ_BLOCKED). */
+#define SROCE_BLOCK_REASON_LIST(X)									\
+	X(SROCE_BLK_NONE, "none")									\
+	X(SROCE_BLK_WINDOW, "window")		/* PSN window full */					\
+	X(SROCE_BLK_ORD, "ord")			/* max_rd_atomic READ/ATOMICs outstanding */		\
+	X(SROCE_BLK_FENCE, "fence")		/* fenced WQE behind an outstanding READ/ATOMIC */	\
+	X(SROCE_BLK_CREDITS, "credits")		/* no end-to-end credit for a WQE-consuming message */	\
+	X(SROCE_BLK_RNR_WAIT, "rnr_wait")	/* waiting out an RNR NAK's timer */			\
+	X(SROCE_BLK_DRAINING, "draining")	/* SQD: no new WQE starts */				\
+	X(SROCE_BLK_ERROR, "error")		/* a WQE failed: nothing more goes */			\
+	X(SROCE_BLK_HOLD, "hold")		/* the last packet posted waits for the response due */
+
 enum sroce_block_reason {
-	SROCE_BLK_NONE = 0,
-	SROCE_BLK_WINDOW,	/* PSN window full */
-	SROCE_BLK_ORD,		/* max_rd_atomic READ/ATOMICs outstanding */
-	SROCE_BLK_FENCE,	/* fenced WQE behind an outstanding READ/ATOMIC */
-	SROCE_BLK_CREDITS,	/* no end-to-end credit for a WQE-consuming message */
-	SROCE_BLK_RNR_WAIT,	/* waiting out an RNR NAK's timer */
-	SROCE_BLK_DRAINING,	/* SQD: no new WQE starts */
-	SROCE_BLK_ERROR,	/* a WQE failed: nothing more goes */
-	SROCE_BLK_HOLD,		/* the last packet posted waits for the response due */
+	SROCE_BLOCK_REASON_LIST(SROCE_ENUM_ENTRY)
 	SROCE_BLK_REASON_COUNT,
 };
 
 /* Why the completer dropped a response (SROCE_SQ_DROP). */
+#define SROCE_COMP_DROP_LIST(X)										\
+	X(SROCE_CDROP_NONE, "none")									\
+	X(SROCE_CDROP_GHOST, "ghost")		/* answers nothing outstanding */			\
+	X(SROCE_CDROP_DUPLICATE, "duplicate")	/* an ACK/response already applied */			\
+	X(SROCE_CDROP_STALE_NAK, "stale_nak")	/* NAK for a point already retried */			\
+	X(SROCE_CDROP_BAD_OPCODE, "bad_opcode")	/* not a response opcode, or out of sequence */		\
+	X(SROCE_CDROP_BAD_LENGTH, "bad_length")	/* READ response payload does not fit */		\
+	X(SROCE_CDROP_RESERVED, "reserved")	/* reserved AETH syndrome or NAK code */		\
+	X(SROCE_CDROP_READ_GAP, "read_gap")	/* READ response beyond the next expected PSN */	\
+	X(SROCE_CDROP_QP_ERROR, "qp_error")	/* the send queue is in error */
+
 enum sroce_comp_drop {
-	SROCE_CDROP_NONE = 0,
-	SROCE_CDROP_GHOST,	/* answers nothing outstanding */
-	SROCE_CDROP_DUPLICATE,	/* an ACK/response already applied */
-	SROCE_CDROP_STALE_NAK,	/* NAK for a point already retried */
-	SROCE_CDROP_BAD_OPCODE,	/* not a response opcode, or out of sequence */
-	SROCE_CDROP_BAD_LENGTH,	/* READ response payload does not fit */
-	SROCE_CDROP_RESERVED,	/* reserved AETH syndrome or NAK code */
-	SROCE_CDROP_READ_GAP,	/* READ response beyond the next expected PSN */
-	SROCE_CDROP_QP_ERROR,	/* the send queue is in error */
+	SROCE_COMP_DROP_LIST(SROCE_ENUM_ENTRY)
 	SROCE_CDROP_REASON_COUNT,
 };
 
@@ -143,40 +152,75 @@ enum sroce_timer_op {
 #define SROCE_PF_RETRY 0x04	/* a retransmission */
 
 /* The rule behind a requester or completer decision. */
+#define SROCE_SQ_RULE_LIST(X)								\
+	X(SROCE_SQR_NONE, "none")							\
+	/* one PSN per request packet, a READ reserves one per response */		\
+	X(SROCE_SQR_PSN, "9.7.1-psn")							\
+	/* First/Middle/Last/Only by path MTU, RETH first, ImmDt last */		\
+	X(SROCE_SQR_SEGMENT, "9.7.2-segment")						\
+	/* AckReq on the last packet posted so far */					\
+	X(SROCE_SQR_ACKREQ_LAST, "9.7.5.1.6-ackreq-last")				\
+	/* AckReq every N packets, at a message end within 2N */			\
+	X(SROCE_SQR_ACKREQ_EVERY, "9.7.5.1.6-ackreq-every")				\
+	/* AckReq before blocking on the window or credits */				\
+	X(SROCE_SQR_ACKREQ_BLOCK, "9.7.5.1.6-ackreq-block")				\
+	/* AckReq before the caller yields (sroce_req_next_last) */			\
+	X(SROCE_SQR_ACKREQ_YIELD, "9.7.5.1.6-ackreq-yield")				\
+	/* AckReq when the timer has aged with no response due */			\
+	X(SROCE_SQR_ACKREQ_AGED, "9.7.5.1.6-ackreq-aged")				\
+	/* the last packet posted waits while a response is due */			\
+	X(SROCE_SQR_ACKREQ_HOLD, "9.7.5.1.6-ackreq-hold")				\
+	/* at most window PSNs outstanding */						\
+	X(SROCE_SQR_WINDOW, "9.7.1-window")						\
+	/* at most max_rd_atomic READ/ATOMICs outstanding */				\
+	X(SROCE_SQR_ORD, "9.7.6.1-ord")							\
+	/* a fenced WQE waits for earlier READ/ATOMICs */				\
+	X(SROCE_SQR_FENCE, "10.8.3.3-fence")						\
+	/* no WQE-consuming message beyond credits (+1 probe) */			\
+	X(SROCE_SQR_CREDITS, "9.7.7.2-credits")						\
+	/* an ACK acknowledges every PSN up to its own */				\
+	X(SROCE_SQR_ACK, "9.7.5.1.2-ack")						\
+	/* ACK beyond an unanswered READ/ATOMIC: resend it */				\
+	X(SROCE_SQR_IMPLIED_NAK, "9.7.5.1.2-implied-nak")				\
+	/* READ responses in PSN order, First implies ACK */				\
+	X(SROCE_SQR_READ_RESP, "9.7.5.1.3-read-resp")					\
+	/* ATOMIC ACK carries the original value */					\
+	X(SROCE_SQR_ATOMIC_ACK, "9.7.5.1.3-atomic-ack")					\
+	/* sequence NAK: go back to its PSN */						\
+	X(SROCE_SQR_SEQ_NAK, "9.7.5.1.5-seq-nak")					\
+	/* RNR NAK: wait its timer, then resend from its PSN */				\
+	X(SROCE_SQR_RNR_NAK, "9.7.5.1.5-rnr-nak")					\
+	/* invalid request, remote access, remote op NAK */				\
+	X(SROCE_SQR_FATAL_NAK, "9.7.5.2-fatal-nak")					\
+	/* local ACK timeout: go back to the oldest unacked PSN */			\
+	X(SROCE_SQR_TIMEOUT, "9.7.6.1-timeout")						\
+	/* retry_cnt retries per episode, then RETRY_EXC_ERR */				\
+	X(SROCE_SQR_RETRY_CNT, "9.7.6.1-retry-cnt")					\
+	/* rnr_retry retries, 7 is infinite, then RNR_RETRY_EXC_ERR */			\
+	X(SROCE_SQR_RNR_RETRY, "9.7.6.1-rnr-retry")					\
+	/* timer armed on send, restarted on progress, cancelled idle */		\
+	X(SROCE_SQR_TIMER, "9.7.6.1-timer")						\
+	/* a response that answers nothing is dropped */				\
+	X(SROCE_SQR_GHOST, "9.7.6.1-ghost")						\
+	/* a local error completes its WQE, the QP goes to Error */			\
+	X(SROCE_SQR_LOCAL_ERR, "10.10.2-local-err")					\
+	/* in Error every remaining WQE completes WR_FLUSH_ERR */			\
+	X(SROCE_SQR_FLUSH, "10.10.2-flush")						\
+	/* UD: a message is one SEND Only packet, complete once sent */			\
+	X(SROCE_SQR_UD_SEND, "ud-send")							\
+	/* UD: a message longer than the MTU fails LOC_LEN_ERR, unsent */		\
+	X(SROCE_SQR_UD_LENGTH, "ud-length")						\
+	/* UD: only SEND and SEND with immediate; else LOC_QP_OP_ERR */			\
+	X(SROCE_SQR_UD_OP, "ud-op")							\
+	/* UC: RC's packets, no AckReq, window, credits or timer; done once sent */	\
+	X(SROCE_SQR_UC_SEND, "uc-send")							\
+	/* UC: SEND and WRITE (with immediate) only; else LOC_QP_OP_ERR */		\
+	X(SROCE_SQR_UC_OP, "uc-op")							\
+	/* BIND_MW, LOCAL_INV run when reached, complete in order */			\
+	X(SROCE_SQR_LOCAL_OP, "local-op")
+
 enum sroce_sq_rule {
-	SROCE_SQR_NONE = 0,
-	SROCE_SQR_PSN,		/* 9.7.1: one PSN per request packet, a READ reserves one per response */
-	SROCE_SQR_SEGMENT,	/* 9.7.2: First/Middle/Last/Only by path MTU, RETH first, ImmDt last */
-	SROCE_SQR_ACKREQ_LAST,	/* 9.7.5.1.6: AckReq on the last packet posted so far */
-	SROCE_SQR_ACKREQ_EVERY,	/* 9.7.5.1.6: AckReq every N packets, at a message end within 2N */
-	SROCE_SQR_ACKREQ_BLOCK,	/* 9.7.5.1.6: AckReq before blocking on the window or credits */
-	SROCE_SQR_ACKREQ_YIELD,	/* 9.7.5.1.6: AckReq before the caller yields (sroce_req_next_last) */
-	SROCE_SQR_ACKREQ_AGED,	/* 9.7.5.1.6: AckReq when the timer has aged with no response due */
-	SROCE_SQR_ACKREQ_HOLD,	/* 9.7.5.1.6: the last packet posted waits while a response is due */
-	SROCE_SQR_WINDOW,	/* 9.7.1: at most window PSNs outstanding */
-	SROCE_SQR_ORD,		/* 9.7.6.1: at most max_rd_atomic READ/ATOMICs outstanding */
-	SROCE_SQR_FENCE,	/* 10.8.3.3: a fenced WQE waits for earlier READ/ATOMICs */
-	SROCE_SQR_CREDITS,	/* 9.7.7.2: no WQE-consuming message beyond credits (+1 probe) */
-	SROCE_SQR_ACK,		/* 9.7.5.1.2: an ACK acknowledges every PSN up to its own */
-	SROCE_SQR_IMPLIED_NAK,	/* 9.7.5.1.2: ACK beyond an unanswered READ/ATOMIC: resend it */
-	SROCE_SQR_READ_RESP,	/* 9.7.5.1.3: READ responses in PSN order, First implies ACK */
-	SROCE_SQR_ATOMIC_ACK,	/* 9.7.5.1.3: ATOMIC ACK carries the original value */
-	SROCE_SQR_SEQ_NAK,	/* 9.7.5.1.5: sequence NAK: go back to its PSN */
-	SROCE_SQR_RNR_NAK,	/* 9.7.5.1.5: RNR NAK: wait its timer, then resend from its PSN */
-	SROCE_SQR_FATAL_NAK,	/* 9.7.5.2: invalid request, remote access, remote op NAK */
-	SROCE_SQR_TIMEOUT,	/* 9.7.6.1: local ACK timeout: go back to the oldest unacked PSN */
-	SROCE_SQR_RETRY_CNT,	/* 9.7.6.1: retry_cnt retries per episode, then RETRY_EXC_ERR */
-	SROCE_SQR_RNR_RETRY,	/* 9.7.6.1: rnr_retry retries, 7 is infinite, then RNR_RETRY_EXC_ERR */
-	SROCE_SQR_TIMER,	/* 9.7.6.1: timer armed on send, restarted on progress, cancelled idle */
-	SROCE_SQR_GHOST,	/* 9.7.6.1: a response that answers nothing is dropped */
-	SROCE_SQR_LOCAL_ERR,	/* 10.10.2: a local error completes its WQE, the QP goes to Error */
-	SROCE_SQR_FLUSH,	/* 10.10.2: in Error every remaining WQE completes WR_FLUSH_ERR */
-	SROCE_SQR_UD_SEND,	/* UD: a message is one SEND Only packet, complete once sent */
-	SROCE_SQR_UD_LENGTH,	/* UD: a message longer than the MTU fails LOC_LEN_ERR, unsent */
-	SROCE_SQR_UD_OP,	/* UD: only SEND and SEND with immediate; else LOC_QP_OP_ERR */
-	SROCE_SQR_UC_SEND,	/* UC: RC's packets, no AckReq, window, credits or timer; done once sent */
-	SROCE_SQR_UC_OP,	/* UC: SEND and WRITE (with immediate) only; else LOC_QP_OP_ERR */
-	SROCE_SQR_LOCAL_OP,	/* local-op: BIND_MW, LOCAL_INV run when reached, complete in order */
+	SROCE_SQ_RULE_LIST(SROCE_ENUM_ENTRY)
 	SROCE_SQR_COUNT,
 };
 

@@ -30,4 +30,15 @@ typedef __INT32_TYPE__ int32_t;
 #define SROCE_EXTERN_C_END
 #endif
 
+/*
+ * Name lists.  An enum that has names is one X-macro list, SROCE_FOO_LIST(X):
+ * one X(id, name) per enumerator, in value order from 0, and the enum, its
+ * name table (the core's names.cc) and the tracepoints' symbols are all
+ * generated from it.  A list whose values the ABI fixes spells each one,
+ * X(id, value, name), still in order from 0.  Names are the strings logs,
+ * tests and tools read: they never change.
+ */
+#define SROCE_ENUM_ENTRY(id, name) id,
+#define SROCE_ENUM_ENTRY_VALUE(id, value, name) id = value,
+
 #endif /* SROCE_TYPES_H */

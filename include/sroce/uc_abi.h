@@ -44,29 +44,50 @@ enum sroce_uc_abort {
 	SROCE_UC_ABORT_FAIL = 2,	/* SRQ: completes with ret.status */
 };
 
+#define SROCE_UC_DROP_LIST(X)							\
+	X(SROCE_UCDROP_NONE, "none")						\
+	/* not a UC SEND or WRITE opcode */					\
+	X(SROCE_UCDROP_OPCODE, "opcode")					\
+	/* not the expected PSN: a packet of the message was lost */		\
+	X(SROCE_UCDROP_PSN, "psn")						\
+	/* Middle or Last with no message in progress */			\
+	X(SROCE_UCDROP_SEQUENCE, "sequence")					\
+	/* the rest of a message already dropped */				\
+	X(SROCE_UCDROP_REST, "rest")						\
+	/* payload or RETH length wrong for its place in the message */		\
+	X(SROCE_UCDROP_LENGTH, "length")					\
+	/* no receive WQE posted: no RNR on UC */				\
+	X(SROCE_UCDROP_NO_WQE, "no_wqe")					\
+	/* the message could not be carried out: access, rkey, buffer */	\
+	X(SROCE_UCDROP_EXEC, "exec")
+
 enum sroce_uc_drop {
-	SROCE_UCDROP_NONE = 0,
-	SROCE_UCDROP_OPCODE,	/* not a UC SEND or WRITE opcode */
-	SROCE_UCDROP_PSN,	/* not the expected PSN: a packet of the message was lost */
-	SROCE_UCDROP_SEQUENCE,	/* Middle or Last with no message in progress */
-	SROCE_UCDROP_REST,	/* the rest of a message already dropped */
-	SROCE_UCDROP_LENGTH,	/* payload or RETH length wrong for its place in the message */
-	SROCE_UCDROP_NO_WQE,	/* no receive WQE posted: no RNR on UC */
-	SROCE_UCDROP_EXEC,	/* the message could not be carried out: access, rkey, buffer */
+	SROCE_UC_DROP_LIST(SROCE_ENUM_ENTRY)
 	SROCE_UCDROP_REASON_COUNT,
 };
 
 /* struct sroce_uc_ret.rule */
+#define SROCE_UC_RULE_LIST(X)						\
+	X(SROCE_UCR_NONE, "none")					\
+	/* a UC QP takes UC SEND and WRITE opcodes only */		\
+	X(SROCE_UCR_OPCODE, "uc-opcode")				\
+	/* a PSN gap drops the packet and the rest of its message */	\
+	X(SROCE_UCR_PSN, "uc-psn")					\
+	/* First/Only starts a message at its own PSN */		\
+	X(SROCE_UCR_RESYNC, "uc-resync")				\
+	/* Middle/Last outside a message; First inside one */		\
+	X(SROCE_UCR_SEQUENCE, "uc-sequence")				\
+	/* First/Middle one MTU, Last/Only at most one */		\
+	X(SROCE_UCR_LENGTH, "uc-length")				\
+	/* a message that cannot be carried out is dropped */		\
+	X(SROCE_UCR_EXEC, "uc-exec")					\
+	/* a dropped SEND's WQE: RQ rewound, SRQ failed */		\
+	X(SROCE_UCR_ABORT, "uc-abort")					\
+	/* the packet is carried out, the PSN moves on */		\
+	X(SROCE_UCR_PLACE, "uc-place")
+
 enum sroce_uc_rule {
-	SROCE_UCR_NONE = 0,
-	SROCE_UCR_OPCODE,	/* uc-opcode: a UC QP takes UC SEND and WRITE opcodes only */
-	SROCE_UCR_PSN,		/* uc-psn: a PSN gap drops the packet and the rest of its message */
-	SROCE_UCR_RESYNC,	/* uc-resync: First/Only starts a message at its own PSN */
-	SROCE_UCR_SEQUENCE,	/* uc-sequence: Middle/Last outside a message; First inside one */
-	SROCE_UCR_LENGTH,	/* uc-length: First/Middle one MTU, Last/Only at most one */
-	SROCE_UCR_EXEC,		/* uc-exec: a message that cannot be carried out is dropped */
-	SROCE_UCR_ABORT,	/* uc-abort: a dropped SEND's WQE: RQ rewound, SRQ failed */
-	SROCE_UCR_PLACE,	/* uc-place: the packet is carried out, the PSN moves on */
+	SROCE_UC_RULE_LIST(SROCE_ENUM_ENTRY)
 	SROCE_UCR_COUNT,
 };
 

@@ -35,24 +35,37 @@ enum sroce_ud_action {
 	SROCE_UD_ACTION_COUNT = 4,
 };
 
+#define SROCE_UD_DROP_LIST(X)									\
+	X(SROCE_UDROP_NONE, "none")								\
+	X(SROCE_UDROP_OPCODE, "opcode")	/* not a UD SEND Only opcode */				\
+	X(SROCE_UDROP_QKEY, "qkey")	/* DETH Q_Key differs from the QP's */			\
+	X(SROCE_UDROP_NO_WQE, "no_wqe")	/* no receive WQE posted: a datagram is not retried */
+
 enum sroce_ud_drop {
-	SROCE_UDROP_NONE = 0,
-	SROCE_UDROP_OPCODE,	/* not a UD SEND Only opcode */
-	SROCE_UDROP_QKEY,	/* DETH Q_Key differs from the QP's */
-	SROCE_UDROP_NO_WQE,	/* no receive WQE posted: a datagram is not retried */
+	SROCE_UD_DROP_LIST(SROCE_ENUM_ENTRY)
 	SROCE_UDROP_REASON_COUNT,
 };
 
 /* struct sroce_ud_ret.rule */
+#define SROCE_UD_RULE_LIST(X)						\
+	X(SROCE_UDR_NONE, "none")					\
+	/* a UD QP takes UD SEND Only (with immediate) only */		\
+	X(SROCE_UDR_OPCODE, "ud-opcode")				\
+	/* DETH Q_Key must equal the QP's, else silently dropped */	\
+	X(SROCE_UDR_QKEY, "ud-qkey")					\
+	/* no receive WQE, the datagram is silently dropped */		\
+	X(SROCE_UDR_NO_WQE, "ud-no-wqe")				\
+	/* a malformed receive WQE completes LOC_QP_OP_ERR */		\
+	X(SROCE_UDR_BAD_WQE, "ud-bad-wqe")				\
+	/* GRH + payload beyond the WQE: LOC_LEN_ERR */			\
+	X(SROCE_UDR_RECV_LENGTH, "ud-recv-length")			\
+	/* the GRH fills the first 40 bytes, the payload follows */	\
+	X(SROCE_UDR_GRH, "ud-grh")					\
+	/* a WR Q_Key with bit 31 set means the QP's */			\
+	X(SROCE_UDR_QKEY_PRIVILEGED, "ud-qkey-privileged")
+
 enum sroce_ud_rule {
-	SROCE_UDR_NONE = 0,
-	SROCE_UDR_OPCODE,	/* ud-opcode: a UD QP takes UD SEND Only (with immediate) only */
-	SROCE_UDR_QKEY,		/* ud-qkey: DETH Q_Key must equal the QP's, else silently dropped */
-	SROCE_UDR_NO_WQE,	/* ud-no-wqe: no receive WQE, the datagram is silently dropped */
-	SROCE_UDR_BAD_WQE,	/* ud-bad-wqe: a malformed receive WQE completes LOC_QP_OP_ERR */
-	SROCE_UDR_RECV_LENGTH,	/* ud-recv-length: GRH + payload beyond the WQE: LOC_LEN_ERR */
-	SROCE_UDR_GRH,		/* ud-grh: the GRH fills the first 40 bytes, the payload follows */
-	SROCE_UDR_QKEY_PRIVILEGED,	/* ud-qkey-privileged: a WR Q_Key with bit 31 set means the QP's */
+	SROCE_UD_RULE_LIST(SROCE_ENUM_ENTRY)
 	SROCE_UDR_COUNT,
 };
 

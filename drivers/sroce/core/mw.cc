@@ -29,13 +29,6 @@ sroce_mw_verdict BindError(const sroce_mw_bind_in& in, uint8_t rule) {
   return Verdict(SROCE_WC_MW_BIND_ERR, in.state, in.cur_rkey, rule);
 }
 
-constexpr const char* kRuleNames[] = {
-    "none",       "mw-bind",     "mw-key",       "mw-rights",    "C10-72",
-    "C10-73",     "C10-74",      "C10-75",       "o10-36.2.2",   "o10-37.2.26",
-    "o10-37.2.30", "o10-37.2.40", "mw-invalidate", "mw-access",
-};
-static_assert(sizeof(kRuleNames) / sizeof(kRuleNames[0]) == SROCE_MWR_COUNT, "mw rules");
-
 }  // namespace
 
 extern "C" {
@@ -99,10 +92,6 @@ sroce_mw_verdict sroce_mw_access(const sroce_mw_access_in* in_p) {
   if (!ok) return Verdict(SROCE_WC_REM_ACCESS_ERR, in.state, in.cur_rkey, SROCE_MWR_ACCESS);
   return Verdict(SROCE_WC_SUCCESS, in.state, in.cur_rkey, SROCE_MWR_ACCESS,
                  zero_based ? in.addr + in.va : in.va);
-}
-
-const char* sroce_mw_rule_name(uint8_t rule) {
-  return rule < SROCE_MWR_COUNT ? kRuleNames[rule] : "invalid";
 }
 
 }  // extern "C"

@@ -67,18 +67,6 @@ bool LengthValid(const sroce_uc_state& st, const sroce_uc_req& req, const OpInfo
   return op.last ? req.dma_len == len : req.dma_len > len && req.dma_len < 0x80000000u;
 }
 
-constexpr const char* kUcRuleNames[] = {
-    "none",     "uc-opcode", "uc-psn",   "uc-resync", "uc-sequence",
-    "uc-length", "uc-exec",  "uc-abort", "uc-place",
-};
-static_assert(sizeof(kUcRuleNames) / sizeof(kUcRuleNames[0]) == SROCE_UCR_COUNT, "uc rules");
-
-constexpr const char* kUcDropNames[] = {
-    "none", "opcode", "psn", "sequence", "rest", "length", "no_wqe", "exec",
-};
-static_assert(sizeof(kUcDropNames) / sizeof(kUcDropNames[0]) == SROCE_UCDROP_REASON_COUNT,
-              "uc drops");
-
 }  // namespace
 
 extern "C" {
@@ -154,14 +142,6 @@ sroce_uc_ret sroce_uc_executed(sroce_uc_state* st, uint8_t status) {
   uint8_t reason = status == SROCE_EXEC_RNR ? SROCE_UCDROP_NO_WQE : SROCE_UCDROP_EXEC;
   return WithAbort(Ret(SROCE_UC_DROP, reason, SROCE_UCR_EXEC),
                    held ? AbortKind(*st) : static_cast<uint8_t>(SROCE_UC_ABORT_NONE));
-}
-
-const char* sroce_uc_rule_name(uint8_t rule) {
-  return rule < SROCE_UCR_COUNT ? kUcRuleNames[rule] : "invalid";
-}
-
-const char* sroce_uc_drop_name(uint8_t reason) {
-  return reason < SROCE_UCDROP_REASON_COUNT ? kUcDropNames[reason] : "invalid";
 }
 
 }  // extern "C"

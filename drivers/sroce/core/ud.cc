@@ -16,16 +16,6 @@ sroce_ud_ret Ret(uint8_t action, uint8_t reason, uint8_t rule) {
   return r;
 }
 
-constexpr const char* kUdRuleNames[] = {
-    "none",        "ud-opcode",      "ud-qkey", "ud-no-wqe", "ud-bad-wqe",
-    "ud-recv-length", "ud-grh", "ud-qkey-privileged",
-};
-static_assert(sizeof(kUdRuleNames) / sizeof(kUdRuleNames[0]) == SROCE_UDR_COUNT, "ud rules");
-
-constexpr const char* kUdDropNames[] = {"none", "opcode", "qkey", "no_wqe"};
-static_assert(sizeof(kUdDropNames) / sizeof(kUdDropNames[0]) == SROCE_UDROP_REASON_COUNT,
-              "ud drops");
-
 }  // namespace
 
 extern "C" {
@@ -65,14 +55,6 @@ sroce_ud_ret sroce_ud_place(const sroce_ud_req* req, uint8_t wqe, uint32_t wqe_l
 
 uint32_t sroce_ud_deth_qkey(uint32_t wr_qkey, uint32_t qp_qkey) {
   return (wr_qkey & SROCE_QKEY_PRIVILEGED) ? qp_qkey : wr_qkey;
-}
-
-const char* sroce_ud_rule_name(uint8_t rule) {
-  return rule < SROCE_UDR_COUNT ? kUdRuleNames[rule] : "invalid";
-}
-
-const char* sroce_ud_drop_name(uint8_t reason) {
-  return reason < SROCE_UDROP_REASON_COUNT ? kUdDropNames[reason] : "invalid";
 }
 
 }  // extern "C"

@@ -25,9 +25,9 @@
  * anything (NAKs come from the responder stage of the QP task, not from
  * sroce_rcv()), so there is no transmit capture.
  *
- * Reasons that sroce_rcv() never counts have no row: rx_drop_no_device
- * (net.c, before it), rx_drop_core, bad_qkey, no_wqe, uc_sequence and
- * uc_refused (the QP task's stages, after it), and rx_drop_no_memory (a
+ * Reasons that sroce_rcv() never counts have no row: rx_drop_core,
+ * bad_qkey, no_wqe, uc_sequence and uc_refused (the QP task's stages,
+ * after it), and rx_drop_no_memory (a
  * failed skb_clone() for a multicast member, which needs an allocation
  * failure and an attached group).
  */

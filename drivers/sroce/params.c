@@ -58,16 +58,20 @@ static const struct kernel_param_ops sroce_uint_param_ops = {
 };
 
 module_param_cb(ackreq_every, &sroce_uint_param_ops, &sroce_params.ackreq_every, 0444);
+__MODULE_PARM_TYPE(ackreq_every, "uint");
 MODULE_PARM_DESC(ackreq_every,
 		 "AckReq every N request packets, 0..8388607; 0: only at the end of the posted work (default 32)");
 module_param_named(ackreq_hold, sroce_params.ackreq_hold, bool, 0444);
 MODULE_PARM_DESC(ackreq_hold,
 		 "Hold the last packet of the posted work while an ACK is due (default on)");
 module_param_cb(req_window, &sroce_uint_param_ops, &sroce_params.req_window, 0444);
+__MODULE_PARM_TYPE(req_window, "uint");
 MODULE_PARM_DESC(req_window, "Request PSNs a QP may have outstanding, 1..8388607 (default 1024)");
 module_param_cb(ack_coalesce_max, &sroce_uint_param_ops, &sroce_params.ack_coalesce_max, 0444);
+__MODULE_PARM_TYPE(ack_coalesce_max, "uint");
 MODULE_PARM_DESC(ack_coalesce_max,
 		 "AckReq'd requests one ACK may cover, 1..65536; 1: an ACK per AckReq, like rxe (default 16)");
 module_param_cb(ack_span_max, &sroce_uint_param_ops, &sroce_params.ack_span_max, 0444);
+__MODULE_PARM_TYPE(ack_span_max, "uint");
 MODULE_PARM_DESC(ack_span_max,
 		 "PSNs an owed ACK may newly cover before it goes out mid-batch, 0..8388607; 0: no limit (default 64)");

@@ -29,7 +29,8 @@
  *   task (sroce_qp_quiesce()): the receive path checks the state and
  *   queues a packet under state_lock, so once the state is stored no
  *   packet is queued any more, and the engine hooks purge what was.
- *   The task is started again only when the QP enters RTR.
+ *   The task is started again once the engines are ready for the new
+ *   state (RTR, RTS, SQD, Error).
  */
 #include <rdma/uverbs_ioctl.h>
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * qp.c: queue pairs: create, modify, query, destroy, their state and
- * events; kverbs.c: the work queue front end of kernel QPs.
+ * qp.c: queue pairs: create, query, destroy, the doorbell; qp_state.c:
+ * their state, modify_qp and events; kverbs.c: the work queue front end
+ * of kernel QPs.
  */
 #ifndef SROCE_QP_H
 #define SROCE_QP_H
@@ -30,10 +31,11 @@ struct sroce_srq;
  */
 struct sroce_qp_view {
 	/*
-	 * The state as the engines act on it: copied at the start of a pass,
-	 * and set with qp->state by the task's own moves (sroce_qp_enter_error(),
-	 * sroce_qp_enter_sqe()); modify_qp and destroy move the state with the
-	 * task stopped, and the snapshot after the stop copies it.
+	 * The state as the engines act on it: set with qp->state by the
+	 * task's own moves (sroce_qp_enter_error(), sroce_qp_enter_sqe()),
+	 * and by modify_qp and destroy once they have stopped the task and
+	 * readied the engines for the new state (a pass before that acts on
+	 * the old one, as the engines are not ready).  Owned by the task.
 	 */
 	enum ib_qp_state state;
 	struct sroce_av av;
@@ -74,9 +76,9 @@ struct sroce_qp {
 	struct mutex modify_lock;
 	/*
 	 * state_lock guards state and every attribute from state to
-	 * max_dest_rd_atomic.  Writers (qp.c only): modify_qp and destroy, in
-	 * process context with interrupts saved, and sroce_qp_error() in the
-	 * QP task with BHs off.  Readers: recv.c in softirq (state and av,
+	 * max_dest_rd_atomic.  Writers (qp_state.c only): modify_qp and
+	 * destroy, in process context with interrupts saved, and the task's
+	 * moves to Error and SQE with BHs off.  Readers: recv.c in softirq (state and av,
 	 * held across queueing the packet), query_qp, sroce_qp_snapshot() at
 	 * the start of a pass.  Under modify_lock, modify_qp and the engine
 	 * hooks it calls may read the attributes without state_lock: only

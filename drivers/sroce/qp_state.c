@@ -38,8 +38,8 @@ static void sroce_qp_discard_kernel_rings(struct sroce_qp *qp)
 }
 
 /*
- * Stop the QP task and bring the view up to date: qp.c and the engine
- * hooks it calls then own what the task owns.
+ * Stop the QP task and bring the view's attributes up to date: modify_qp
+ * and the engine hooks it calls then own what the task owns.
  */
 static void sroce_qp_quiesce(struct sroce_qp *qp)
 {
@@ -192,17 +192,20 @@ bool sroce_qp_enter_error(struct sroce_qp *qp)
  */
 void sroce_qp_error_flush(struct sroce_qp *qp, enum ib_event_type event)
 {
-	bool err;
+	enum ib_qp_state now;
 
 	/*
-	 * A kernel consumer's completion handler, run between the halves, may
-	 * have moved the QP on (ERR -> RESET, destroy): that move flushes.
+	 * modify_qp or destroy may have moved the QP on meanwhile (ERR ->
+	 * RESET): that move flushes or discards, and the rest of this pass
+	 * acts on its state, not on Error.
 	 */
 	spin_lock_bh(&qp->state_lock);
-	err = qp->state == IB_QPS_ERR;
+	now = qp->state;
 	spin_unlock_bh(&qp->state_lock);
-	if (!err)
+	if (now != IB_QPS_ERR) {
+		qp->view.state = now;
 		return;
+	}
 	/* The cause first: Last WQE Reached (an SRQ's QP) comes with the flush. */
 	if (event != SROCE_EVENT_NONE)
 		sroce_qp_event(qp, event);
@@ -272,7 +275,6 @@ void sroce_qp_snapshot(struct sroce_qp *qp)
 {
 	sroce_task_assert_owned(&qp->task);
 	spin_lock_bh(&qp->state_lock);
-	qp->view.state = qp->state;
 	qp->view.av = qp->av;
 	qp->view.dest_qpn = qp->dest_qpn;
 	qp->view.access_flags = qp->access_flags;
@@ -298,6 +300,12 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	/*
+	 * From a pass of this QP's own task (an event handler calling back):
+	 * the move would stop the task it runs in.
+	 */
+	if (READ_ONCE(qp->task.runner) == current)
+		return -EBUSY;
 	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 
@@ -336,6 +344,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		/* Stopped since RESET already; from now on it is certain. */
 		sroce_qp_quiesce(qp);
 		sroce_resp_ready(qp, &res);
+		qp->view.state = next;
 		sroce_task_start(&qp->task);
 		spin_lock_irqsave(&qp->state_lock, flags);
 		WRITE_ONCE(qp->state, IB_QPS_RTR);
@@ -348,6 +357,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (cur == IB_QPS_RTR || cur == IB_QPS_SQE)
 			sroce_sq_ready(qp);
 		sroce_sq_set_draining(qp, next == IB_QPS_SQD);
+		qp->view.state = next;	/* the cores are ready: the engines may act */
 		sroce_task_start(&qp->task);
 		/*
 		 * A response or a timer expiry that came while the task was
@@ -359,6 +369,7 @@ int sroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_RESET:
 	case IB_QPS_ERR:
 		sroce_qp_quiesce(qp);
+		qp->view.state = next;
 		sroce_resp_stop(qp, next == IB_QPS_ERR);
 		sroce_sq_stop(qp);
 		if (next == IB_QPS_ERR) {
@@ -396,6 +407,7 @@ void sroce_qp_kill(struct sroce_qp *qp)
 	qp->state = IB_QPS_RESET;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	sroce_qp_quiesce(qp);
+	qp->view.state = IB_QPS_RESET;
 	sroce_resp_stop(qp, false);
 	sroce_sq_stop(qp);
 }

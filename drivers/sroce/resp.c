@@ -361,10 +361,19 @@ static void sroce_resp_account(struct sroce_qp *qp)
 	}
 }
 
-/* Moved to Error since the batch was queued, e.g. by the completer (sroce_qp_error()). */
+/*
+ * Moved to Error since the batch was queued: by the completer
+ * (sroce_qp_error()), or by modify_qp, whose stop of the task waits for
+ * this pass: the live state, not the engines' copy.
+ */
 static bool sroce_resp_in_error(struct sroce_qp *qp)
 {
-	return qp->view.state == IB_QPS_ERR;
+	bool err;
+
+	spin_lock_bh(&qp->state_lock);
+	err = qp->state == IB_QPS_ERR;
+	spin_unlock_bh(&qp->state_lock);
+	return err;
 }
 
 /*

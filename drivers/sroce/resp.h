@@ -56,8 +56,9 @@ struct sroce_resp {
 
 /*
  * resp.c: the responder shim.  sroce_resp_run() is the QP task's
- * responder stage; qp.c calls ready and stop with the task stopped, and
- * flush_rq either so or from the task (sroce_qp_error()).
+ * responder stage; qp_state.c calls ready and stop with the task stopped,
+ * and rq.c's sroce_rq_flush() either so or from the task
+ * (sroce_qp_error()).
  */
 void sroce_resp_create(struct sroce_qp *qp);
 /* Responder resources, allocated before the QP enters RTR. */

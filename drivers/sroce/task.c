@@ -5,7 +5,7 @@
  * The receive path, timers and verbs never run an engine themselves: they
  * queue their work (a packet on a per-QP queue) and call
  * sroce_task_schedule().  A pass of the task runs on sroce_wq and calls
- * the task's function once (qp.c's: the QP's stages in order); it does a
+ * the task's function once (qp_state.c's: the QP's stages in order); it does a
  * bounded amount of work and says whether it left some, and then the
  * pass is queued again behind the other QPs' passes rather than looping
  * (fairness).  The task knows nothing of what it runs.
@@ -230,7 +230,7 @@ void sroce_task_run(struct sroce_task *t)
  * none will until sroce_task_start()
  * @t: the task, stopped or not
  *
- * For modify_qp to RESET or ERR and for destroy: the caller then owns
+ * For modify_qp (every move of the state) and destroy: the caller then owns
  * everything the task owns.  Work queued for the stages stays queued.
  * Context: process, may sleep; never from a pass of @t.
  */

@@ -4,7 +4,7 @@
  *
  * Anything may schedule it; its passes never overlap, and each runs the
  * engine stages in a fixed order.  State marked "owned by the QP task"
- * (qp.h, resp.h, sq.h) is touched only by a pass, or by qp.c between
+ * (qp.h, resp.h, sq.h) is touched only by a pass, or by qp_state.c between
  * sroce_task_stop() and sroce_task_start(), when no pass can run.
  */
 #ifndef SROCE_TASK_H

@@ -332,6 +332,8 @@ uses_cm() {
 again() {
 	[ "$rejected" = 1 ] && [ "$attempt" -lt 5 ] || return 1
 	echo "# $1 perftest over rdma_cm: the connection under test rejected (its server not yet listening for it): the check runs again, server and client"
+	# This run's own output, before the next run's replaces it.
+	sed "s/^/# $1 run $attempt client: /" "/tmp/c.$1" | tail -n 10
 	echo "RC-RERUN $1 perftest-cm-reject"
 	attempt=$((attempt + 1))
 }
@@ -408,7 +410,10 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 				[ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
 			fi
 			run_client "$id" "$kind" "$tmo" "$(client_addr)"
-			if again "$id"; then send_ctl "$PEER_IP" $ctl again || true; continue; fi
+			if again "$id"; then
+				send_ctl "$PEER_IP" $ctl again && continue
+				echo "# $id the server did not take 'again': the check fails"
+			fi
 			break
 		done
 		send_ctl "$PEER_IP" $ctl "done $crc" || true
@@ -416,8 +421,12 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		result "$id" client "$crc" "$t0" "/tmp/c.$id"
 	else
 		# The client's "again" (run_client's rejected): a new server.
-		spid=
 		msg=$(recv_ctl $ctl 600)
+		if [ "$msg" != start ]; then
+			echo "# $id no start from the client (got '$msg')"
+			result "$id" server nostart "$t0"
+			continue
+		fi
 		while [ "$msg" = start ]; do
 			# shellcheck disable=SC2086
 			timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
@@ -434,13 +443,7 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		done
 		case $msg in
 		"done 0") wait_server "$id" 30 ;;
-		"done "*) echo "# $id client ended with '$msg'"; wait_server "$id" 3 ;;
-		*)	if [ -z "$spid" ]; then
-				echo "# $id no start from the client (got '$msg')"
-				result "$id" server nostart "$t0"
-				continue
-			fi
-			echo "# $id client ended with '${msg:-nothing}'"; wait_server "$id" 3 ;;
+		*) echo "# $id client ended with '${msg:-nothing}'"; wait_server "$id" 3 ;;
 		esac
 		result "$id" server "$srv" "$t0" "/tmp/s.$id"
 	fi

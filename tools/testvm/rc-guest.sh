@@ -25,8 +25,9 @@
 #
 # Per check, the client sends "start" and, after its tool exited, "done
 # RC" to the server's control port; the server starts its tool after
-# "start" and gives it a grace period after "done" (30 s if the client
-# passed, 3 s if not), then kills it: a client that fails never leaves
+# "start", answers "listening" once the tool listens (serving(); not for
+# mckey), when the client starts its own, and gives it a grace period
+# after "done" (30 s if the client passed, 3 s if not), then kills it: a client that fails never leaves
 # its server hanging, and every tool runs under a timeout.  "again"
 # instead of "done": the check runs again (run_client), the server is
 # stopped and starts anew on the next "start".  Each side
@@ -47,14 +48,14 @@ TC=/usr/sbin/tc
 
 now() { read -r up _ </proc/uptime; echo "${up%.*}"; }
 
-# send_ctl HOST PORT MESSAGE: one line to a listening peer; retried while
-# the peer is not listening yet (up to ~5 minutes).
+# send_ctl HOST PORT MESSAGE: one line to a listening peer; retried every
+# 0.1 s while the peer is not listening yet (up to 5 minutes: the peer
+# may still be ending its previous check).
 send_ctl() {
-	i=0
+	t=$(now)
 	while ! echo "$3" | $NC -N -w 10 "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || { echo "rc-guest: no listener on $1:$2 for '$3'"; return 1; }
-		sleep 0.5
+		[ $(($(now) - t)) -lt 300 ] || { echo "rc-guest: no listener on $1:$2 for '$3'"; return 1; }
+		sleep 0.1
 	done
 }
 # recv_ctl PORT SECONDS: print the line a peer sends to PORT.
@@ -292,7 +293,7 @@ run_client() {
 		# Not listening yet: a TCP connect refused, or an rdma_cm one.
 		[ $n -lt 30 ] && connect_refused "$1" || break
 		case $kind:$opts in pt:*-R*) rejected=1; break ;; esac
-		sleep 1
+		sleep 0.5
 	done
 	# mckey sent by stock rxe: it puts some of its datagrams on the wire
 	# and completes them all (rxe's multicast send; the series that made
@@ -333,6 +334,31 @@ listens() {
 	while [ $i -lt 50 ]; do
 		rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "comm $tool" && return 0
 		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# tcp_listens PORT: a socket listens on TCP PORT (IPv4 or IPv6).
+tcp_listens() {
+	awk -v p="$(printf ':%04X' "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 }
+		END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# serving: true when the server just started (TOOL, pid spid) is ready for
+# its client, waiting up to 10 s: a tool over rdma_cm has its listening
+# cm_id (listens()), the others listen on their TCP port, where they
+# exchange their parameters.  The client then connects at once, where it
+# used to start before its server listened, fail, and try again a second
+# later.  mckey's receiver listens to nothing: at once (run_client waits).
+serving() {
+	[ "$tool" != mckey ] || return 0
+	if uses_cm; then listens; return; fi
+	i=0
+	while [ $i -lt 100 ]; do
+		tcp_listens "$port" && return 0
+		kill -0 "$spid" 2>/dev/null || return 1
+		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
@@ -416,7 +442,7 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 			# shellcheck disable=SC2086
 			timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 			spid=$!
-			listens || echo "# $id $tool: no listening cm_id after 10 s"
+			serving || echo "# $id $tool: its server not listening after 10 s"
 			run_client "$id" "$kind" "$tmo" "$(client_addr)"
 			if again "$id"; then wait_server "$id" 3; continue; fi
 			break
@@ -428,8 +454,8 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 		trace_begin "$id"
 		while :; do
 			send_ctl "$PEER_IP" $ctl start || true
-			# The server says when it listens (B's listens()).
-			if uses_cm; then
+			# The server says when it listens (B's serving()).
+			if [ "$tool" != mckey ]; then
 				msg=$(recv_ctl $ctl 60) || true
 				[ "$msg" = listening ] || echo "# $id server: '${msg:-nothing}' instead of listening"
 			fi
@@ -455,8 +481,8 @@ while read -r id round pair kind tool size iters tmo label opts <&3; do
 			# shellcheck disable=SC2086
 			timeout "$tmo" $CMD </dev/null >"/tmp/s.$id" 2>&1 &
 			spid=$!
-			if uses_cm; then
-				if listens; then send_ctl "$PEER_IP" $ctl listening || true
+			if [ "$tool" != mckey ]; then
+				if serving; then send_ctl "$PEER_IP" $ctl listening || true
 				else send_ctl "$PEER_IP" $ctl "not listening after 10 s" || true; fi
 			fi
 			msg=$(recv_ctl $ctl $((tmo + 60)))

@@ -28,7 +28,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# The stage table: one row a stage, in the order they run.
+# The stage table: one row a stage, in the order they run in their chain
+# (below).
 #
 #   STAGE  KERNEL  BOOT  COMMAND
 #
@@ -41,17 +42,16 @@ done
 #   booked into the KERNEL's shared pair boot (tools/testvm/group.py):
 #   the first such stage of a kernel books them all, the pair boots once,
 #   and each stage then judges its own slice of it (run-pair.sh); "host":
-#   no VM at all: the host stages run one after another in the background
-#   at the lowest CPU priority (nice 19), beside the VM stages, whose
-#   guests mostly wait on each other and leave a core idle; the VMs keep
-#   the CPU whenever they want it.  The stock kernels' stages wait for
-#   them (dkms builds their sroce.ko).
+#   no VM at all: the host stages run in the background at the lowest CPU
+#   priority (nice 19), beside the VM stages (see the chains below).  The
+#   stock kernels' stages wait for dkms, which builds their sroce.ko.
 #
 # The debug kernel's sroce.ko and sroce_kunit.ko are built once, at W=1
 # (build/debug, incremental), before the first stage of the debug kernel
 # needs them; the stages find them through $SROCE_KO and $SROCE_BUILD.
 table() {
 	cat <<'EOF'
+dkms             -      host  tools/dkms-test.sh
 utest            -      host  tools/utest/run.sh
 fuzz             -      host  tools/utest/run.sh fuzz ${FUZZ_SECONDS:-30}
 bench            -      host  tools/utest/run.sh bench-check
@@ -79,7 +79,6 @@ pyverbs          debug  pair  tools/testvm/pyverbs-test.sh debug
 req-errors       debug  pair  tools/testvm/req-errors-test.sh debug
 rdma-core        debug  pair  tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
 perftest-debug   debug  pair  tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt -o build/perftest-debug
-dkms             -      host  tools/dkms-test.sh
 compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o build/compare-smoke
 device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}
 integrity-{k}    stock  pair  env SROCE_KO={ko} tools/testvm/integrity-test.sh {k}
@@ -170,7 +169,7 @@ time_table() {
 			printf '   %-22s %5d   %4d passed, %d failed\n' "$name" "$s" "$p" "$f" >&2
 		fi
 	done
-	printf '   %-22s %5d   (%dm%02ds; the (bg) stages ran beside the others, niced)\n' sum "$total" \
+	printf '   %-22s %5d   (%dm%02ds; the (bg) stages ran beside the others)\n' sum "$total" \
 		$((total / 60)) $((total % 60)) >&2
 }
 
@@ -225,53 +224,44 @@ debug_modules() {
 	export SROCE_KO=$SROCE_BUILD/sroce.ko
 }
 
-# The debug kernel first, as a step of its own (check-stock-build and
-# every debug stage need it).
-if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" || $1 == "stock-build" { f = 1 } END { exit !f }'; then
-	step kernel-debug tools/testvm/build-kernel.sh debug
-fi
-
-# The host stages, in the background (see BOOT above); each subshell
-# stage's counts and times come back through $logs/.host-*.
-host_rows=() fg_rows=()
+# The rows run in three chains at once:
+#   stock  dkms (nice 19, it builds the Debian kernels' sroce.ko), then
+#          each Debian kernel's stages: its shared pair boot, beside the
+#          debug kernel's, whose guests leave about a third of each core
+#          idle (they wait on each other, and on their tools' start);
+#   host   the other host stages, one after another at nice 19;
+#   main   the debug kernel's modules, KUnit and shared pair boot, and the
+#          stages of no kernel (rule-coverage, last).
+# The VMs of both boots keep the CPU whenever they want it; the timing
+# checks that a busy host could disturb (perftest's, compare's) measure
+# each VM's stalls and run a disturbed run again.
+stock_rows=() host_rows=() main_rows=()
 for r in "${rows[@]}"; do
-	read -r _ _ boot _ <<<"$r"
-	if [ "$boot" = host ]; then host_rows+=("$r"); else fg_rows+=("$r"); fi
+	read -r name kernel boot _ <<<"$r"
+	if [ "$name" = dkms ]; then stock_rows=("$r" "${stock_rows[@]}")
+	elif [ "$kernel" != - ] && [ "$kernel" != debug ]; then stock_rows+=("$r")
+	elif [ "$boot" = host ]; then host_rows+=("$r")
+	else main_rows+=("$r"); fi
 done
-host_chain() {
-	total_pass=0 total_fail=0 failed_stages=() times=()
-	for r in "${host_rows[@]}"; do
-		read -r name _ _ cmd <<<"$r"
-		stage "$name" nice -n 19 bash -c "$cmd"
-	done
-	printf '%s\n' "${times[@]}" >"$logs/.host-times"
-	echo "$total_pass $total_fail ${failed_stages[*]}" >"$logs/.host-totals"
-}
-host_pid=
-host_wait() {
-	local p f rest
-	[ -n "$host_pid" ] || return 0
-	wait "$host_pid"
-	host_pid=
-	read -r p f rest <"$logs/.host-totals" || { p=0 f=1 rest=host-stages; }
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
-	# shellcheck disable=SC2206
-	failed_stages+=($rest)
-	mapfile -t -O "${#times[@]}" times < <(sed 's/^\([^ ]*\)/\1(bg)/' "$logs/.host-times")
-}
-rm -f "$logs/.host-times" "$logs/.host-totals"
-if [ ${#host_rows[@]} -gt 0 ]; then
-	host_chain &
-	host_pid=$!
-fi
 
+# run_rows ROW...: the rows, in order.  A host row runs at nice 19; the
+# first pair row of a kernel books the runs of every pair row of that
+# kernel among ROWs into the kernel's shared boot, boots it, and each
+# pair row then judges its own slice.
 declare -A booked=()
-for r in "${fg_rows[@]}"; do
-	read -r name kernel boot cmd <<<"$r"
-	[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
-	case $kernel in - | debug) ;; *) host_wait ;; esac
-	if [ "$boot" = pair ]; then
+run_rows() {
+	local r q name kernel boot cmd qn qk qb qc gdir lo hi last
+	for r in "$@"; do
+		read -r name kernel boot cmd <<<"$r"
+		if [ "$boot" = host ]; then
+			stage "$name" nice -n 19 bash -c "$cmd"
+			continue
+		fi
+		[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
+		if [ "$boot" != pair ]; then
+			stage "$name" bash -c "$cmd"
+			continue
+		fi
 		gdir=$top/build/group/$kernel
 		if [ -z "${booked[$kernel]:-}" ]; then
 			booked[$kernel]=1
@@ -279,7 +269,7 @@ for r in "${fg_rows[@]}"; do
 			mkdir -p "$gdir"
 			# Book every run of this kernel's pair stages, in table order.
 			declare -A first=()
-			for q in "${fg_rows[@]}"; do
+			for q in "$@"; do
 				read -r qn qk qb qc <<<"$q"
 				[ "$qb" = pair ] && [ "$qk" = "$kernel" ] || continue
 				first[$qn]=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
@@ -298,12 +288,49 @@ for r in "${fg_rows[@]}"; do
 			unset first
 		fi
 		stage "$name" env SROCE_GROUP="$gdir" SROCE_GROUP_PHASE=replay bash -c "$cmd"
-	else
-		stage "$name" bash -c "$cmd"
-	fi
-done
+	done
+}
 
-host_wait
+# chain NAME ROW...: run_rows in the background; the chain's counts and
+# times come back through $logs/.chain-NAME-* (chain_wait).
+chains=()
+chain() {
+	local cname=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	rm -f "$logs/.chain-$cname-times" "$logs/.chain-$cname-totals"
+	(
+		total_pass=0 total_fail=0 failed_stages=() times=()
+		run_rows "$@"
+		printf '%s\n' "${times[@]}" >"$logs/.chain-$cname-times"
+		echo "$total_pass $total_fail ${failed_stages[*]}" >"$logs/.chain-$cname-totals"
+	) &
+	chains+=("$cname:$!")
+}
+chain_wait() {
+	local c p f rest
+	for c in "${chains[@]}"; do
+		wait "${c#*:}"
+		read -r p f rest <"$logs/.chain-${c%%:*}-totals" || { p=0 f=1 rest="chain-${c%%:*}"; }
+		total_pass=$((total_pass + p))
+		total_fail=$((total_fail + f))
+		# shellcheck disable=SC2206
+		failed_stages+=($rest)
+		mapfile -t -O "${#times[@]}" times < <(sed 's/^\([^ ]*\)/\1(bg)/' "$logs/.chain-${c%%:*}-times")
+	done
+	chains=()
+}
+
+# The Debian kernels need no debug kernel: their chain starts first.
+chain stock "${stock_rows[@]}"
+# The debug kernel, as a step of its own (check-stock-build and every
+# debug stage need it).
+if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" || $1 == "stock-build" { f = 1 } END { exit !f }'; then
+	step kernel-debug tools/testvm/build-kernel.sh debug
+fi
+chain host "${host_rows[@]}"
+run_rows "${main_rows[@]}"
+chain_wait
 time_table
 echo "== wall time $((SECONDS - t_start)) s ($(((SECONDS - t_start) / 60))m$(printf %02d $(((SECONDS - t_start) % 60)))s)" >&2
 failure_summary

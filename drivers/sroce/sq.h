@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The send side of a QP (RC or UD): the requester and completer shims around
- * the C++ cores (req.c, comp.c), the send queue front end (wqe.c) and the
- * retransmit and RNR timers (timers.c).
+ * The send side of a QP (RC, UC or UD): the requester and completer shims
+ * around the C++ cores (req.c, comp.c), the send queue's lifecycle (sq.c),
+ * its front end (wqe.c) and the retransmit and RNR timers (timers.c).
  */
 #ifndef SROCE_SQ_H
 #define SROCE_SQ_H
@@ -100,20 +100,23 @@ u8 sroce_wc_status_to_ib(u8 status);	/* enum sroce_wc_status -> IB_WC_* */
 struct sroce_swqe *sroce_swqe(struct sroce_qp *qp, u32 pos);
 
 /*
- * req.c, comp.c, timers.c: the requester and completer shims, stages of
- * the QP task (completer first).  qp.c calls the sroce_sq_* hooks with
- * the task stopped.
+ * req.c, comp.c: the requester and completer shims, stages of the QP task
+ * (completer first).
  */
 bool sroce_req_run(struct sroce_qp *qp);
 bool sroce_comp_run(struct sroce_qp *qp);
 void sroce_comp_retire(struct sroce_qp *qp);
 int sroce_comp_enqueue(struct sroce_qp *qp, struct sk_buff *skb);
+
+/* sq.c: the lifecycle; qp_state.c calls it with the task stopped or owned. */
 void sroce_sq_ready(struct sroce_qp *qp);	/* the QP enters RTS: (re)initialise the cores */
 void sroce_sq_stop(struct sroce_qp *qp);	/* RESET/ERR/destroy: purge, timers off */
 void sroce_sq_reset(struct sroce_qp *qp);	/* RESET: the WQEs taken are discarded */
 void sroce_sq_set_draining(struct sroce_qp *qp, bool on);	/* SQD */
 void sroce_sq_error_flush(struct sroce_qp *qp);	/* Error: every WQE flushed, CQEs posted */
 void sroce_sq_fold_stats(struct sroce_qp *qp);
+
+/* timers.c: the retransmit and RNR timers. */
 void sroce_sq_timers_init(struct sroce_qp *qp);
 void sroce_sq_timers_stop(struct sroce_qp *qp);
 void sroce_sq_timer_apply(struct sroce_qp *qp, const struct sroce_sq_ret *r);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite sroce_loopback: the loopback stream test of
- * kunit/cases/loopback.c (requester core -> lossy channel -> responder
+ * kunit/cases/loopback*.c (requester core -> lossy channel -> responder
  * core -> lossy channel -> completer core), every link profile with the
  * fixed seeds 1..SROCE_LOOP_KUNIT_SEEDS.  GoogleTest runs the same C with
  * many more seeds; "<profile> seed <n>" here is <profile>_seed<n> there,

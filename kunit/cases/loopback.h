@@ -162,7 +162,7 @@ struct sroce_loop_ws {
 	struct sroce_resp_qp rq;
 	struct sroce_rd_res res[SROCE_LOOP_MAX_RES];
 
-	/* The simulation: private to kunit/cases/loopback.c. */
+	/* The simulation: private to kunit/cases/loopback*.c. */
 	const struct sroce_loop_profile *p;
 	const struct sroce_case_checker *chk;
 	const struct sroce_loop_tracer *tr;

@@ -2,7 +2,7 @@
 //
 // Loopback stream test under GoogleTest: every link profile with many
 // seeds, through the same C implementation the KUnit suite
-// sroce_loopback runs (kunit/cases/loopback.c; see loopback.h for what
+// sroce_loopback runs (kunit/cases/loopback*.c; see loopback.h for what
 // it checks).  Every check it makes is an EXPECT_EQ naming the profile,
 // the seed and the round.  KUnit's "<profile> seed <n>" is the same run
 // as <profile>_seed<n> here.

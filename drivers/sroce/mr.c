@@ -275,15 +275,16 @@ void sroce_mr_put(struct sroce_mr *mr)
 }
 
 /*
- * Copy @len bytes between the MR at @iova and @skb at @skb_off (relative
- * to skb->data; the bytes may be in its frags): into the MR for receive
- * placement (SROCE_COPY_TO_MR), out of it for READ response data
- * (SROCE_COPY_FROM_MR, into room the skb already has).  The one page
- * walker of both directions.
+ * The one page walker: @len bytes of the MR at @iova, a page's piece at a
+ * time, mapped.  With @buf, the bytes of @buf are stored into the MR;
+ * without, they go between the MR and @skb at @skb_off, as @dir says.
+ * Inlined into its two callers, so that the packet paths test no @buf.
  */
-int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned int skb_off,
-		  u32 len, enum sroce_copy_dir dir)
+static __always_inline int sroce_mr_walk(struct sroce_mr *mr, u64 iova, u32 len,
+					 struct sk_buff *skb, unsigned int skb_off,
+					 const void *buf, enum sroce_copy_dir dir)
 {
+	u32 done = 0;
 	u64 off;
 	int err = 0;
 
@@ -300,42 +301,36 @@ int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned i
 		if (!page)
 			return -EFAULT;
 		va = kmap_local_page(page);
-		if (dir == SROCE_COPY_TO_MR)
-			err = skb_copy_bits(skb, skb_off, va + pgoff, n);
+		if (buf)
+			memcpy(va + pgoff, (const u8 *)buf + done, n);
+		else if (dir == SROCE_COPY_TO_MR)
+			err = skb_copy_bits(skb, skb_off + done, va + pgoff, n);
 		else
-			err = skb_store_bits(skb, skb_off, va + pgoff, n);
+			err = skb_store_bits(skb, skb_off + done, va + pgoff, n);
 		kunmap_local(va);
-		skb_off += n;
+		done += n;
 		off += n;
 		len -= n;
 	}
 	return err;
 }
 
+/*
+ * Copy @len bytes between the MR at @iova and @skb at @skb_off (relative
+ * to skb->data; the bytes may be in its frags): into the MR for receive
+ * placement (SROCE_COPY_TO_MR), out of it for READ response data
+ * (SROCE_COPY_FROM_MR, into room the skb already has).
+ */
+int sroce_mr_copy(struct sroce_mr *mr, u64 iova, struct sk_buff *skb, unsigned int skb_off,
+		  u32 len, enum sroce_copy_dir dir)
+{
+	return sroce_mr_walk(mr, iova, len, skb, skb_off, NULL, dir);
+}
+
 /* Store @len bytes of @buf at @iova (an ATOMIC's original value, locally). */
 int sroce_mr_store(struct sroce_mr *mr, u64 iova, const void *buf, u32 len)
 {
-	u64 off;
-
-	if (!sroce_mr_covers(mr, iova, len))
-		return -EFAULT;
-	off = sroce_mr_offset(mr, iova);
-	while (len) {
-		unsigned int pgoff = off & ~PAGE_MASK;
-		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
-		struct page *page = sroce_mr_page(mr, off);
-		void *va;
-
-		if (!page)
-			return -EFAULT;
-		va = kmap_local_page(page);
-		memcpy(va + pgoff, buf, n);
-		kunmap_local(va);
-		buf += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
+	return sroce_mr_walk(mr, iova, len, NULL, 0, buf, SROCE_COPY_TO_MR);
 }
 
 /*

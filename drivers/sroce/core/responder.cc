@@ -7,6 +7,7 @@
 
 #include "../../../include/sroce/psn.h"
 #include "aeth.h"
+#include "ret.h"
 #include "enforce.h"
 
 namespace sroce {
@@ -16,10 +17,7 @@ namespace {
 constexpr uint32_t kRoomPerRequest = 2;
 
 Ret Make(uint8_t action, uint8_t rule) {
-  Ret r = {};
-  r.action = action;
-  r.rule = rule;
-  return r;
+  return MakeRet<Ret>(action, 0, rule);
 }
 
 // An EXECUTE of a request with this opcode: the flags are a kOpTable column.
@@ -268,6 +266,16 @@ Ret Responder::Duplicate(const sroce_req& req, const OpInfo& op) {
   return Drop(SROCE_DROP_DUP_ERROR, SROCE_RULE_C9_106);
 }
 
+// A duplicate's answer @q from resource @i, queued in arrival order (C9-104).
+Ret Responder::QueueDuplicate(QueuedResponse& q, uint32_t i, uint8_t rule) {
+  q.res = static_cast<uint16_t>(i);
+  q.dup = true;
+  q.rule = rule;
+  res_[i].pending++;
+  queue_.Push(q);
+  return Make(SROCE_ACT_RESPOND, rule);
+}
+
 // C9-107: a duplicate READ is executed again from its own PSN, within the
 // PSN range and memory range the resource remembers.
 Ret Responder::DuplicateRead(const sroce_req& req) {
@@ -293,12 +301,7 @@ Ret Responder::DuplicateRead(const sroce_req& req) {
     q.rkey = req.rkey;
     q.msn = msn_;  // a duplicate never moves the MSN (C9-149)
     q.msn_last = msn_;
-    q.res = static_cast<uint16_t>(i);
-    q.dup = true;
-    q.rule = SROCE_RULE_C9_107;
-    res_[i].pending++;
-    queue_.Push(q);
-    return Make(SROCE_ACT_RESPOND, SROCE_RULE_C9_107);
+    return QueueDuplicate(q, i, SROCE_RULE_C9_107);
   }
   return Drop(SROCE_DROP_DUP_NO_RESOURCE, SROCE_RULE_C9_106);
 }
@@ -315,12 +318,7 @@ Ret Responder::DuplicateAtomic(const sroce_req& req) {
     q.msn = msn_;
     q.atomic_orig = r.atomic_orig;
     q.syndrome = AckSyndrome(AckCredits());
-    q.res = static_cast<uint16_t>(i);
-    q.dup = true;
-    q.rule = SROCE_RULE_O9_66;
-    res_[i].pending++;
-    queue_.Push(q);
-    return Make(SROCE_ACT_RESPOND, SROCE_RULE_O9_66);
+    return QueueDuplicate(q, i, SROCE_RULE_O9_66);
   }
   return Drop(SROCE_DROP_DUP_NO_RESOURCE, SROCE_RULE_O9_67);
 }

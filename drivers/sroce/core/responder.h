@@ -61,6 +61,7 @@ class Responder {
   Ret Duplicate(const sroce_req& req, const OpInfo& op);
   Ret DuplicateRead(const sroce_req& req);
   Ret DuplicateAtomic(const sroce_req& req);
+  Ret QueueDuplicate(QueuedResponse& q, uint32_t i, uint8_t rule);
   Ret ExecutedOk(const OpInfo& op, const sroce_exec& ex);
   sroce_rd_res& TakeResource(uint16_t* idx);
   Ret Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, bool qp_error);

@@ -21,6 +21,7 @@
 
 #include "../../../include/sroce/sq_abi.h"
 #include "../../../include/sroce/psn.h"
+#include "ret.h"
 
 namespace sroce {
 
@@ -64,11 +65,7 @@ struct ReqSnapshot {
 
 
 inline SqRet Make(uint8_t action, uint8_t reason, uint8_t rule) {
-  SqRet r = {};
-  r.action = action;
-  r.reason = reason;
-  r.rule = rule;
-  return r;
+  return MakeRet<SqRet>(action, reason, rule);
 }
 
 inline bool IsReadAtomic(uint8_t op) {

@@ -10,6 +10,7 @@
 #include "../../../include/sroce/psn.h"
 #include "opcode_table.h"
 #include "pmtu.h"
+#include "ret.h"
 
 #include "enforce.h"
 
@@ -19,11 +20,7 @@ using sroce::InMessage;
 using sroce::OpInfo;
 
 sroce_uc_ret Ret(uint8_t action, uint8_t reason, uint8_t rule) {
-  sroce_uc_ret r = {};
-  r.action = action;
-  r.reason = reason;
-  r.rule = rule;
-  return r;
+  return sroce::MakeRet<sroce_uc_ret>(action, reason, rule);
 }
 
 bool IsUcRequest(uint8_t opcode) {

@@ -4,16 +4,13 @@
 // then what the receive WQE taken for the datagram gets.  Stateless: a
 // datagram's fate depends on it and the QP's Q_Key only.
 #include "../../../include/sroce/ud_abi.h"
+#include "ret.h"
 #include "enforce.h"
 
 namespace {
 
 sroce_ud_ret Ret(uint8_t action, uint8_t reason, uint8_t rule) {
-  sroce_ud_ret r = {};
-  r.action = action;
-  r.reason = reason;
-  r.rule = rule;
-  return r;
+  return sroce::MakeRet<sroce_ud_ret>(action, reason, rule);
 }
 
 }  // namespace

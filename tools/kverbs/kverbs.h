@@ -216,6 +216,8 @@ void kv_expect(struct kv_run *r, u8 seed, const struct kv_seg *s,
 bool kv_verify(struct kv_run *r, struct kv_buf *b, const char *what);
 void kv_sges(struct kv_run *r, struct ib_sge *sge, struct kv_buf *b,
 	     const struct kv_seg *s, int n);
+void kv_send_wr(struct kv_run *r, struct ib_send_wr *wr, struct ib_sge *sge,
+		const struct kv_seg *s, int flags);
 int kv_post_recv(struct kv_run *r, struct ib_qp *qp, struct kv_comp *c,
 		 struct kv_buf *b, const struct kv_seg *s, int n);
 bool kv_xfer_post(struct kv_run *r, struct ib_send_wr *wr, bool recv,
@@ -230,6 +232,8 @@ bool kv_check_len(struct kv_run *r, u32 len);
 
 /* kverbs_setup.c */
 void kv_qp_event(struct ib_event *ev, void *ctx);
+struct ib_qp *kv_create_qp_attr(struct kv_run *r, int side, struct ib_qp_init_attr *ia,
+				const char *what);
 struct ib_qp *kv_create_qp_on(struct kv_run *r, int side, struct ib_srq *srq);
 struct ib_qp *kv_create_qp(struct kv_run *r, int side);
 bool kv_modify_init(struct kv_run *r, struct ib_qp *qp);
@@ -238,6 +242,7 @@ bool kv_query_state(struct kv_run *r, struct ib_qp *qp,
 		    enum ib_qp_state want, enum ib_qp_state *got);
 bool kv_connect(struct kv_run *r, struct ib_qp *a, struct ib_qp *b,
 		u32 psn_a, u32 psn_b);
+bool kv_pair_up(struct kv_run *r, struct ib_qp **qp, struct ib_srq *srq, u32 psn_a, u32 psn_b);
 bool kv_destroy_qp(struct kv_run *r, struct ib_qp **qp, const char *what);
 void kv_case_alloc_pd(struct kunit *test);
 void kv_case_atomic_mr(struct kunit *test);

@@ -63,13 +63,27 @@ static void kv_ep_send_wr(struct kv_run *r, struct ib_send_wr *wr, struct ib_sge
 {
 	const struct kv_seg s = { 0, 100 };
 
-	kv_sges(r, sge, &r->src[0], &s, 1);
-	memset(wr, 0, sizeof(*wr));
+	kv_send_wr(r, wr, sge, &s, IB_SEND_SIGNALED);
 	wr->wr_cqe = &c->cqe;
-	wr->opcode = IB_WR_SEND;
-	wr->send_flags = IB_SEND_SIGNALED;
-	wr->sg_list = sge;
-	wr->num_sge = 1;
+}
+
+/*
+ * A SEND posted on @qp in Error completes in @c, flushed; @where says
+ * where it was posted, @what names its completion.
+ */
+static bool kv_ep_send_flushed(struct kv_run *r, struct ib_qp *qp, struct kv_comp *c,
+			       const char *where, const char *what)
+{
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr wr;
+	struct ib_sge sge;
+	int ret;
+
+	kv_ep_send_wr(r, &wr, &sge, c);
+	ret = ib_post_send(qp, &wr, &bad);
+	if (ret)
+		return kv_fail(r, "ib_post_send %s: %d", where, ret);
+	return kv_wc(r, c, what, IB_WC_WR_FLUSH_ERR, 0, qp);
 }
 
 /* Set the pair up, a receive posted on QP 1; a failure is <pfx>_setup's. */
@@ -78,10 +92,7 @@ static bool kv_ep_setup(struct kv_run *r, struct kv_epair *ep)
 	const struct kv_seg d = { 0, KV_BUF_SIZE };
 	int ret;
 
-	ep->qp[0] = kv_create_qp(r, 0);
-	ep->qp[1] = ep->qp[0] ? kv_create_qp(r, 1) : NULL;
-	if (!ep->qp[1] || !kv_modify_init(r, ep->qp[0]) || !kv_modify_init(r, ep->qp[1]) ||
-	    !kv_connect(r, ep->qp[0], ep->qp[1], 0x10, 0x20))
+	if (!kv_pair_up(r, ep->qp, NULL, 0x10, 0x20))
 		return false;
 	ret = kv_post_recv(r, ep->qp[1], &r->comp[KV_ERECV], &r->dst[1], &d, 1);
 	if (ret)
@@ -94,7 +105,6 @@ void kv_ep_error(struct kunit *test, enum kv_err_kind kind)
 {
 	struct kv_run *r = kv_run_at(test, KV_STAGE_QP);
 	struct kv_epair *ep = &r->ep[kind];
-	const struct kv_seg s = { 0, 100 };
 	const struct kv_seg res = { KV_ATOM_RESULT, sizeof(u64) };
 	struct kv_comp *sc = kv_arm(r, KV_ESEND);
 	const struct ib_send_wr *bad = NULL;
@@ -117,15 +127,10 @@ void kv_ep_error(struct kunit *test, enum kv_err_kind kind)
 
 	if (kind == KV_ERR_LKEY) {
 		kv_prepare(r, &r->src[0], &r->dst[1]);
-		kv_sges(r, &sge, &r->src[0], &s, 1);
+		kv_ep_send_wr(r, &wr, &sge, sc);
 		sge.lkey = r->pd->local_dma_lkey ^ 0x5a5a5a00;
 		if (r->atomic_mr && sge.lkey == r->atomic_mr->lkey)
 			sge.lkey ^= 0x00010000;
-		wr.wr_cqe = &sc->cqe;
-		wr.opcode = IB_WR_SEND;
-		wr.send_flags = IB_SEND_SIGNALED;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
 		ret = ib_post_send(ep->qp[0], &wr, &bad);
 		want = IB_WC_LOC_PROT_ERR;
 	} else {
@@ -179,21 +184,11 @@ void kv_ep_flush(struct kunit *test, enum kv_err_kind kind)
 	struct kv_run *r = kv_ep_at(test, kind);
 	struct kv_epair *ep = &r->ep[kind];
 	struct kv_comp *sc2 = &r->comp[KV_ESEND2];
-	const struct ib_send_wr *bad = NULL;
-	struct ib_send_wr wr;
-	struct ib_sge sge;
 	bool ok;
-	int ret;
 
-	kv_ep_send_wr(r, &wr, &sge, sc2);
-	ret = ib_post_send(ep->qp[0], &wr, &bad);
-	if (ret) {
-		ok = kv_fail(r, "ib_post_send in Error: %d", ret);
-	} else {
-		ok = kv_wc(r, sc2, "WR posted in Error", IB_WC_WR_FLUSH_ERR, 0,
-			   ep->qp[0]);
-		ep->flushed = atomic_read(&sc2->count) > 0;
-	}
+	ok = kv_ep_send_flushed(r, ep->qp[0], sc2, "in Error", "WR posted in Error");
+	/* Seen at all, if posted: ib_drain_qp() will not wait for it forever. */
+	ep->flushed = atomic_read(&sc2->count) > 0;
 	kv_report(r, ok);
 }
 
@@ -240,19 +235,11 @@ void kv_ep_flush_qp1(struct kunit *test, enum kv_err_kind kind)
 {
 	struct kv_run *r = kv_ep_at(test, kind);
 	struct kv_epair *ep = &r->ep[kind];
-	const struct ib_send_wr *bad = NULL;
-	struct ib_send_wr wr;
-	struct kv_comp *sc2;
-	struct ib_sge sge;
 	bool ok;
-	int ret;
 
 	KUNIT_ASSERT_TRUE_MSG(test, ep->flushed, "not run: a flush before it was not seen");
-	sc2 = kv_arm(r, KV_ESEND2);
-	kv_ep_send_wr(r, &wr, &sge, sc2);
-	ret = ib_post_send(ep->qp[1], &wr, &bad);
-	ok = ret ? kv_fail(r, "ib_post_send on QP 1 in Error: %d", ret) :
-		   kv_wc(r, sc2, "WR posted on QP 1 in Error", IB_WC_WR_FLUSH_ERR, 0, ep->qp[1]);
+	ok = kv_ep_send_flushed(r, ep->qp[1], kv_arm(r, KV_ESEND2), "on QP 1 in Error",
+				"WR posted on QP 1 in Error");
 	kv_report(r, ok);
 	ep->flushed = ok;
 }

@@ -14,16 +14,15 @@ bool kv_t_send(struct kv_run *r, unsigned long arg)
 	bool imm = arg & KV_ARG_IMM;
 	const struct kv_seg s = { 3, len }, d = { 0, KV_BUF_SIZE };
 	__be32 immv = cpu_to_be32(0x5a000000 | len);
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (imm)
+	kv_send_wr(r, &wr, &sge, &s, 0);
+	if (imm) {
+		wr.opcode = IB_WR_SEND_WITH_IMM;
 		wr.ex.imm_data = immv;
+	}
 	if (!kv_xfer(r, &wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
 	    !kv_check_len(r, len) || !kv_check_imm(r, imm, immv))
 		return false;
@@ -45,7 +44,7 @@ bool kv_t_ring_full(struct kv_run *r, unsigned long arg)
 	struct kv_comp *c = kv_arm(r, KV_FILL);
 	const struct ib_recv_wr *bad = NULL;
 	struct ib_recv_wr rwr = {};
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	struct ib_sge sge, rsge;
 	int n = 0, ret, i;
 
@@ -69,10 +68,7 @@ bool kv_t_ring_full(struct kv_run *r, unsigned long arg)
 		return kv_fail(r, "only %d receives taken, capacity %u reported", n,
 			       r->cap.max_recv_wr);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = IB_WR_SEND;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
+	kv_send_wr(r, &wr, &sge, &s, 0);
 	r->repost_ret = 1;
 	atomic_set(&r->repost_armed, 1);
 	if (!kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0) || !kv_wait_count(r, c, 1))
@@ -80,10 +76,7 @@ bool kv_t_ring_full(struct kv_run *r, unsigned long arg)
 	if (r->repost_ret)
 		return kv_fail(r, "repost from the completion handler: %d", r->repost_ret);
 	for (i = 0; i < n; i++) {
-		memset(&wr, 0, sizeof(wr));
-		wr.opcode = IB_WR_SEND;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
+		kv_send_wr(r, &wr, &sge, &s, 0);
 		if (!kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0) ||
 		    !kv_wait_count(r, c, i + 2))
 			return kv_fail(r, "SEND %d of %d to consume the ring did not complete",
@@ -125,18 +118,14 @@ bool kv_t_send_inline(struct kv_run *r, unsigned long arg)
 {
 	u32 len = min_t(u32, r->cap.max_inline_data, 61);
 	const struct kv_seg s = { 5, len }, d = { 0, KV_BUF_SIZE };
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	struct ib_sge sge;
 	u8 seed;
 
 	if (!len)
 		return kv_fail(r, "max_inline_data is 0");
 	seed = kv_prepare(r, &r->src[0], &r->dst[1]);
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = IB_WR_SEND;
-	wr.send_flags = IB_SEND_INLINE;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
+	kv_send_wr(r, &wr, &sge, &s, IB_SEND_INLINE);
 	if (!kv_xfer_post(r, &wr, true, &d, 1))
 		return false;
 	memset(r->src[0].va + s.off, 0x5a, len);
@@ -148,21 +137,37 @@ bool kv_t_send_inline(struct kv_run *r, unsigned long arg)
 	return kv_verify(r, &r->dst[1], "receive buffer (source overwritten after the post)");
 }
 
+/*
+ * An RDMA WR of @op: the local bytes of @lb at @ls (one SGE), the remote
+ * ones of @rb at @rs, through the PD's global rkey.
+ */
+static void kv_rdma_wr(struct kv_run *r, struct ib_rdma_wr *wr, struct ib_sge *sge,
+		       enum ib_wr_opcode op, struct kv_buf *lb, const struct kv_seg *ls,
+		       struct kv_buf *rb, const struct kv_seg *rs)
+{
+	kv_sges(r, sge, lb, ls, 1);
+	memset(wr, 0, sizeof(*wr));
+	wr->wr.opcode = op;
+	wr->wr.sg_list = sge;
+	wr->wr.num_sge = 1;
+	wr->remote_addr = rb->dma + rs->off;
+	wr->rkey = r->pd->unsafe_global_rkey;
+}
+
 /* RDMA WRITE of arg bytes (0: no SGE) into dst[1] at an odd offset. */
 bool kv_t_write(struct kv_run *r, unsigned long arg)
 {
 	u32 len = arg;
 	const struct kv_seg s = { 3, len }, d = { 5, len };
-	struct ib_rdma_wr wr = {};
+	struct ib_rdma_wr wr;
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.wr.opcode = IB_WR_RDMA_WRITE;
-	wr.wr.sg_list = len ? &sge : NULL;
-	wr.wr.num_sge = len ? 1 : 0;
-	wr.remote_addr = r->dst[1].dma + d.off;
-	wr.rkey = r->pd->unsafe_global_rkey;
+	kv_rdma_wr(r, &wr, &sge, IB_WR_RDMA_WRITE, &r->src[0], &s, &r->dst[1], &d);
+	if (!len) {
+		wr.wr.sg_list = NULL;
+		wr.wr.num_sge = 0;
+	}
 	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_WRITE, false, NULL, 0, 0))
 		return false;
 	kv_expect(r, seed, &s, 1, &d, 1);
@@ -175,17 +180,12 @@ bool kv_t_write_imm(struct kv_run *r, unsigned long arg)
 	u32 len = arg;
 	const struct kv_seg s = { 3, len }, d = { 5, len };
 	__be32 immv = cpu_to_be32(0xa5000000 | len);
-	struct ib_rdma_wr wr = {};
+	struct ib_rdma_wr wr;
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
-	wr.wr.sg_list = &sge;
-	wr.wr.num_sge = 1;
+	kv_rdma_wr(r, &wr, &sge, IB_WR_RDMA_WRITE_WITH_IMM, &r->src[0], &s, &r->dst[1], &d);
 	wr.wr.ex.imm_data = immv;
-	wr.remote_addr = r->dst[1].dma + d.off;
-	wr.rkey = r->pd->unsafe_global_rkey;
 	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_WRITE, true, NULL, 0,
 		     IB_WC_RECV_RDMA_WITH_IMM) ||
 	    !kv_check_len(r, len) || !kv_check_imm(r, true, immv))
@@ -199,16 +199,11 @@ bool kv_t_read(struct kv_run *r, unsigned long arg)
 {
 	u32 len = arg;
 	const struct kv_seg s = { 3, len }, d = { 7, len };
-	struct ib_rdma_wr wr = {};
+	struct ib_rdma_wr wr;
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[1], &r->dst[0]);
 
-	kv_sges(r, &sge, &r->dst[0], &d, 1);
-	wr.wr.opcode = IB_WR_RDMA_READ;
-	wr.wr.sg_list = &sge;
-	wr.wr.num_sge = 1;
-	wr.remote_addr = r->src[1].dma + s.off;
-	wr.rkey = r->pd->unsafe_global_rkey;
+	kv_rdma_wr(r, &wr, &sge, IB_WR_RDMA_READ, &r->dst[0], &d, &r->src[1], &s);
 	if (!kv_xfer(r, &wr.wr, IB_WC_RDMA_READ, false, NULL, 0, 0))
 		return false;
 	kv_expect(r, seed, &s, 1, &d, 1);
@@ -397,16 +392,13 @@ DEFINE_SPINLOCK(kv_ulp_lock);
 bool kv_t_irqs_off(struct kv_run *r, unsigned long arg)
 {
 	const struct kv_seg s = { 11, 777 }, d = { 0, KV_BUF_SIZE };
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	unsigned long flags;
 	struct ib_sge sge;
 	bool ok;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = IB_WR_SEND;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
+	kv_send_wr(r, &wr, &sge, &s, 0);
 	spin_lock_irqsave(&kv_ulp_lock, flags);
 	ok = kv_xfer_post(r, &wr, true, &d, 1);
 	spin_unlock_irqrestore(&kv_ulp_lock, flags);
@@ -420,15 +412,11 @@ bool kv_t_irqs_off(struct kv_run *r, unsigned long arg)
 bool kv_t_solicited(struct kv_run *r, unsigned long arg)
 {
 	const struct kv_seg s = { 0, 100 }, d = { 0, KV_BUF_SIZE };
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = IB_WR_SEND;
-	wr.send_flags = IB_SEND_SOLICITED;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
+	kv_send_wr(r, &wr, &sge, &s, IB_SEND_SOLICITED);
 	if (!kv_xfer(r, &wr, IB_WC_SEND, true, &d, 1, IB_WC_RECV) ||
 	    !kv_check_len(r, s.len))
 		return false;

@@ -15,37 +15,47 @@ void kv_qp_event(struct ib_event *ev, void *ctx)
 	atomic_inc(&r->qp_events);
 }
 
-/* A QP of @side's CQ, taking its receives from @srq if not NULL. */
+/*
+ * A QP of @ia's type, capabilities and SRQ on @side's CQ, with the run's
+ * event handler, KV_MAX_WR sends, each signaled as its WR asks; NULL if
+ * ib_create_qp() fails (@what names it in the reason).  @ia gets the
+ * capabilities the QP has.
+ */
+struct ib_qp *kv_create_qp_attr(struct kv_run *r, int side, struct ib_qp_init_attr *ia,
+				const char *what)
+{
+	struct ib_qp *qp;
+
+	ia->event_handler = kv_qp_event;
+	ia->qp_context = r;
+	ia->send_cq = r->cq[side];
+	ia->recv_cq = r->cq[side];
+	ia->cap.max_send_wr = KV_MAX_WR;
+	ia->sq_sig_type = IB_SIGNAL_REQ_WR;
+	qp = ib_create_qp(r->pd, ia);
+	if (IS_ERR(qp)) {
+		kv_fail(r, "%s: %ld", what, PTR_ERR(qp));
+		return NULL;
+	}
+	return qp;
+}
+
+/* An RC QP of @side's CQ, taking its receives from @srq if not NULL. */
 struct ib_qp *kv_create_qp_on(struct kv_run *r, int side, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr ia = {
-		.event_handler = kv_qp_event,
-		.qp_context = r,
-		.send_cq = r->cq[side],
-		.recv_cq = r->cq[side],
 		.cap = {
-			.max_send_wr = KV_MAX_WR,
-			.max_recv_wr = KV_MAX_WR,
+			.max_recv_wr = srq ? 0 : KV_MAX_WR,
 			.max_send_sge = KV_SGE,
-			.max_recv_sge = KV_SGE,
+			.max_recv_sge = srq ? 0 : KV_SGE,
 			.max_inline_data = KV_INLINE,
 		},
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.srq = srq,
 		.qp_type = IB_QPT_RC,
 	};
-	struct ib_qp *qp;
+	struct ib_qp *qp = kv_create_qp_attr(r, side, &ia, "ib_create_qp");
 
-	if (srq) {
-		ia.srq = srq;
-		ia.cap.max_recv_wr = 0;
-		ia.cap.max_recv_sge = 0;
-	}
-	qp = ib_create_qp(r->pd, &ia);
-	if (IS_ERR(qp)) {
-		kv_fail(r, "ib_create_qp: %ld", PTR_ERR(qp));
-		return NULL;
-	}
-	if (side == 0)
+	if (qp && side == 0)
 		r->cap = ia.cap;
 	return qp;
 }
@@ -53,6 +63,19 @@ struct ib_qp *kv_create_qp_on(struct kv_run *r, int side, struct ib_srq *srq)
 struct ib_qp *kv_create_qp(struct kv_run *r, int side)
 {
 	return kv_create_qp_on(r, side, NULL);
+}
+
+/*
+ * A pair of RC QPs in @qp, QP 1 taking its receives from @srq if not
+ * NULL, moved to INIT and connected (QP 0's first PSN @psn_a, QP 1's
+ * @psn_b); false if any step fails.
+ */
+bool kv_pair_up(struct kv_run *r, struct ib_qp **qp, struct ib_srq *srq, u32 psn_a, u32 psn_b)
+{
+	qp[0] = kv_create_qp(r, 0);
+	qp[1] = qp[0] ? kv_create_qp_on(r, 1, srq) : NULL;
+	return qp[1] && kv_modify_init(r, qp[0]) && kv_modify_init(r, qp[1]) &&
+	       kv_connect(r, qp[0], qp[1], psn_a, psn_b);
 }
 
 bool kv_modify_init(struct kv_run *r, struct ib_qp *qp)

@@ -46,17 +46,14 @@ static bool kv_srq_send(struct kv_run *r, struct ib_qp *qp0, struct ib_qp *qp1,
 			struct kv_comp *rc, int i)
 {
 	const struct kv_seg s = { 5, 3500 };
-	struct ib_send_wr wr = {};
+	struct ib_send_wr wr;
 	struct kv_seg d[2];
 	struct ib_sge sge;
 	u8 seed = kv_prepare(r, &r->src[0], &r->dst[1]);
 	bool ok;
 
 	kv_srq_segs(d, i);
-	kv_sges(r, &sge, &r->src[0], &s, 1);
-	wr.opcode = IB_WR_SEND;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
+	kv_send_wr(r, &wr, &sge, &s, 0);
 	r->qp[0] = qp0;		/* kv_xfer posts on r->qp[0] */
 	ok = kv_xfer(r, &wr, IB_WC_SEND, false, NULL, 0, 0);
 	r->qp[0] = NULL;
@@ -137,10 +134,7 @@ void kv_case_srq_qp_connect(struct kunit *test)
 	struct kv_run *r = kv_srq_at(test, false);
 	struct kv_srq *sq = &r->sq;
 
-	sq->qp[0] = kv_create_qp(r, 0);
-	sq->qp[1] = sq->qp[0] ? kv_create_qp_on(r, 1, sq->srq) : NULL;
-	sq->up = sq->qp[1] && kv_modify_init(r, sq->qp[0]) && kv_modify_init(r, sq->qp[1]) &&
-		 kv_connect(r, sq->qp[0], sq->qp[1], 0x30, 0x40);
+	sq->up = kv_pair_up(r, sq->qp, sq->srq, 0x30, 0x40);
 	kv_report(r, sq->up);
 }
 

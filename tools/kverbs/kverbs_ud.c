@@ -42,26 +42,11 @@ static struct ib_ah *kv_create_ah(struct kv_run *r, u32 flags)
 static struct ib_qp *kv_create_ud_qp(struct kv_run *r, int side)
 {
 	struct ib_qp_init_attr ia = {
-		.event_handler = kv_qp_event,
-		.qp_context = r,
-		.send_cq = r->cq[side],
-		.recv_cq = r->cq[side],
-		.cap = {
-			.max_send_wr = KV_MAX_WR,
-			.max_recv_wr = KV_MAX_WR,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_recv_wr = KV_MAX_WR, .max_send_sge = 1, .max_recv_sge = 1 },
 		.qp_type = IB_QPT_UD,
 	};
-	struct ib_qp *qp = ib_create_qp(r->pd, &ia);
 
-	if (IS_ERR(qp)) {
-		kv_fail(r, "ib_create_qp(UD): %ld", PTR_ERR(qp));
-		return NULL;
-	}
-	return qp;
+	return kv_create_qp_attr(r, side, &ia, "ib_create_qp(UD)");
 }
 
 /* RESET -> INIT (Q_Key) -> RTR -> RTS: a UD QP needs no path. */
@@ -166,27 +151,43 @@ bool kv_t_ud_send(struct kv_run *r, unsigned long arg)
 }
 
 /*
+ * The datagram @uwr (of src[0] at @s, from QP 0) is not to arrive: a
+ * receive posted on QP 1 first, it completes on QP 0 (@sent names that
+ * completion) and QP 1 gets nothing (@lost: the reason if it does).  The
+ * receive left posted then takes a datagram of @s to QP 1 under its Q_Key.
+ */
+static bool kv_ud_not_received(struct kv_run *r, struct ib_ud_wr *uwr, struct ib_sge *sge,
+			       const struct kv_seg *s, const char *sent, const char *lost)
+{
+	const struct kv_seg d = { 0, KV_BUF_SIZE };
+
+	if (!kv_xfer_post(r, &uwr->wr, true, &d, 1) ||
+	    !kv_wc(r, &r->comp[KV_SEND], sent, IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]))
+		return false;
+	kv_settle(r);
+	if (atomic_read(&r->comp[KV_RECV].count))
+		return kv_fail(r, "%s", lost);
+	kv_ud_wr(r, uwr, sge, r->ud_ah, s, false, KV_QKEY);
+	return kv_xfer(r, &uwr->wr, IB_WC_SEND, false, NULL, 0, 0) &&
+	       kv_wc(r, &r->comp[KV_RECV], "the receive left posted", IB_WC_SUCCESS, IB_WC_RECV,
+		     r->qp[1]);
+}
+
+/*
  * A datagram under a Q_Key that is not the receiver's is dropped: the
  * receive stays posted and takes the next one.
  */
 bool kv_t_ud_bad_qkey(struct kv_run *r, unsigned long arg)
 {
-	const struct kv_seg s = { 0, 64 }, d = { 0, KV_BUF_SIZE };
+	const struct kv_seg s = { 0, 64 };
 	struct ib_ud_wr uwr;
 	struct ib_sge sge;
 
 	kv_prepare(r, &r->src[0], &r->dst[1]);
 	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY + 1);
-	if (!kv_xfer_post(r, &uwr.wr, true, &d, 1) ||
-	    !kv_wc(r, &r->comp[KV_SEND], "send completion", IB_WC_SUCCESS, IB_WC_SEND, r->qp[0]))
-		return false;
-	kv_settle(r);
-	if (atomic_read(&r->comp[KV_RECV].count))
-		return kv_fail(r, "a datagram under a wrong Q_Key was received");
-	kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY);
-	return kv_xfer(r, &uwr.wr, IB_WC_SEND, false, NULL, 0, 0) &&
-	       kv_wc(r, &r->comp[KV_RECV], "the receive left posted", IB_WC_SUCCESS, IB_WC_RECV,
-		     r->qp[1]) && kv_check_len(r, 40 + s.len);
+	return kv_ud_not_received(r, &uwr, &sge, &s, "send completion",
+				  "a datagram under a wrong Q_Key was received") &&
+	       kv_check_len(r, 40 + s.len);
 }
 
 /*
@@ -255,7 +256,7 @@ static bool kv_mcast_deliver(struct kv_run *r, struct ib_ah *ah)
 
 bool kv_t_ud_mcast(struct kv_run *r, unsigned long arg)
 {
-	const struct kv_seg s = { 3, 200 }, d = { 0, KV_BUF_SIZE };
+	const struct kv_seg s = { 3, 200 };
 	union ib_gid mgid = {};
 	struct ib_ud_wr uwr;
 	struct ib_sge sge;
@@ -308,19 +309,8 @@ bool kv_t_ud_mcast(struct kv_run *r, unsigned long arg)
 		kv_prepare(r, &r->src[0], &r->dst[1]);
 		kv_ud_wr(r, &uwr, &sge, ah, &s, false, KV_QKEY);
 		uwr.remote_qpn = 0xffffff;
-		if (!kv_xfer_post(r, &uwr.wr, true, &d, 1) ||
-		    !kv_wc(r, &r->comp[KV_SEND], "send to the group", IB_WC_SUCCESS, IB_WC_SEND,
-			   r->qp[0]))
-			goto gone;
-		kv_settle(r);
-		if (atomic_read(&r->comp[KV_RECV].count)) {
-			kv_fail(r, "a datagram to the group was received after the detach");
-			goto gone;
-		}
-		kv_ud_wr(r, &uwr, &sge, r->ud_ah, &s, false, KV_QKEY);
-		if (!kv_xfer(r, &uwr.wr, IB_WC_SEND, false, NULL, 0, 0) ||
-		    !kv_wc(r, &r->comp[KV_RECV], "the receive left posted", IB_WC_SUCCESS,
-			   IB_WC_RECV, r->qp[1]))
+		if (!kv_ud_not_received(r, &uwr, &sge, &s, "send to the group",
+					"a datagram to the group was received after the detach"))
 			goto gone;
 	}
 	ret = ib_detach_mcast(r->qp[1], &mgid, 0);

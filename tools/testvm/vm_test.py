@@ -358,7 +358,8 @@ open(os.path.join(os.environ["FAKE_PIDS"], str(os.getpid())), "w").close()
 if os.environ.get("FAKE_INITRD"):
     shutil.copy(opt("-initrd"), os.environ["FAKE_INITRD"])
 with open(log, "a") as f:
-    f.write("cmdline: " + opt("-append") + "\n" + os.environ.get("FAKE_CONSOLE", ""))
+    f.write("cmdline: " + opt("-append") + "\nmem: " + opt("-m") + "\n" +
+            os.environ.get("FAKE_CONSOLE", ""))
     nd = opt("-netdev")
     if nd:
         s = socket.socket(fileno=int(re.search(r"fd=([0-9]+)", nd).group(1)))
@@ -413,6 +414,25 @@ class Boot(FakeQemu):
         self.assertTrue(a.split("\n")[0].endswith("x.A=1"))
         self.assertTrue(b.split("\n")[0].endswith("x.B=1"))
         self.assert_none_left()
+
+    def test_a_kmemleak_kernel_gets_less_memory(self):
+        # Each leak scan reads all of the guest's memory: a build tree whose
+        # .config has kmemleak boots with KMEMLEAK_MEMORY, any other kernel
+        # (a Debian image: no .config beside it) with the default.
+        os.environ["FAKE_CONSOLE"] = "SROCE-RESULT rc=0\n"
+        leak = self.write("leak/arch/x86/boot/bzImage", "")
+        self.write("leak/.config", "CONFIG_KASAN=y\nCONFIG_DEBUG_KMEMLEAK=y\n")
+        plain = self.write("plain/arch/x86/boot/bzImage", "")
+        self.write("plain/.config", "CONFIG_KASAN=y\n# CONFIG_DEBUG_KMEMLEAK is not set\n")
+        for kernel, mib in ((leak, vmboot.KMEMLEAK_MEMORY), (plain, vmboot.DEFAULTS["memory"]),
+                            ("/boot/vmlinuz-6.1.0-57-amd64", vmboot.DEFAULTS["memory"])):
+            self.assertEqual(vmboot.boot(kernel, self.vms("A"), 20, poll=0.05), 0)
+            self.assertIn(f"mem: {mib}\n", self.read("a.log"), kernel)
+            os.unlink(os.path.join(self.tmp, "a.log"))
+        self.assertLess(vmboot.KMEMLEAK_MEMORY, vmboot.DEFAULTS["memory"])
+        # A caller's own choice stands.
+        self.assertEqual(vmboot.boot(leak, self.vms("A"), 20, poll=0.05, memory=2048), 0)
+        self.assertIn("mem: 2048\n", self.read("a.log"))
 
     def test_an_early_report_stops_the_boot_at_once_and_it_boots_again(self):
         # A report before /init: with stop_early the boot ends within a

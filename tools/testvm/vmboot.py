@@ -111,6 +111,31 @@ def result_rc(log):
 DEFAULTS = {"machine": "q35", "smp": 1, "memory": 1536, "loglevel": 5}
 
 
+# A kernel with kmemleak: each leak scan reads every page the guest has
+# (the KASAN shadow and the page structs included), about 15 ms a MiB
+# under TCG, and the debug kernel's runs scan a dozen times a boot.  1 GiB
+# holds the largest image (pyverbs') and every suite with room to spare.
+KMEMLEAK_MEMORY = 1024
+
+
+def kernel_config(kernel):
+    """The .config beside a kernel build's arch/x86/boot/bzImage, or None
+    (Debian's images are no build tree)."""
+    cfg = os.path.join(os.path.dirname(kernel), "..", "..", "..", ".config")
+    return cfg if os.path.isfile(cfg) else None
+
+
+def memory_for(kernel):
+    """The MiB a VM of KERNEL gets: KMEMLEAK_MEMORY where the kernel has
+    kmemleak, the default elsewhere."""
+    cfg = kernel_config(kernel)
+    if cfg:
+        with open(cfg, encoding="utf-8", errors="replace") as f:
+            if "CONFIG_DEBUG_KMEMLEAK=y\n" in f.read():
+                return KMEMLEAK_MEMORY
+    return DEFAULTS["memory"]
+
+
 def guest_budget(timeout):
     """The guest script's own timeout (sroce_init.timeout): the VM's less
     30 s for the boot and the power-off, at least 30 s."""
@@ -236,6 +261,7 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
     the other.  PCAP: VM A's netdev is captured there (both directions).
     Without LINK the VMs have no NIC.  PROG names the harness in its
     messages.  QEMU: qemu_cmd()'s machine, smp, memory, loglevel, extra."""
+    qemu.setdefault("memory", memory_for(kernel))
     ends = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM) if link else (None, None)
     drain = ends[1] if link and len(vms) == 1 else None
     extra = list(qemu.pop("extra", ()))

@@ -182,15 +182,15 @@ static void wire_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, bth[off[W_DETH] + 4], 0);
 		}
 		if (off[W_RETH]) {
-			KUNIT_EXPECT_EQ(test, pkt->reth_va, h.va);
-			KUNIT_EXPECT_EQ(test, pkt->reth_rkey, h.rkey);
-			KUNIT_EXPECT_EQ(test, pkt->reth_len, h.dma_len);
+			KUNIT_EXPECT_EQ(test, pkt->remote_va, h.va);
+			KUNIT_EXPECT_EQ(test, pkt->remote_rkey, h.rkey);
+			KUNIT_EXPECT_EQ(test, pkt->remote_len, h.dma_len);
 		}
 		if (off[W_ATMETH]) {
 			const u8 *a = bth + off[W_ATMETH];
 
-			KUNIT_EXPECT_EQ(test, pkt->reth_va, h.va);
-			KUNIT_EXPECT_EQ(test, pkt->reth_rkey, h.rkey);
+			KUNIT_EXPECT_EQ(test, pkt->remote_va, h.va);
+			KUNIT_EXPECT_EQ(test, pkt->remote_rkey, h.rkey);
 			KUNIT_EXPECT_EQ(test, get_unaligned_be64(a + 12), h.swap_add);
 			KUNIT_EXPECT_EQ(test, get_unaligned_be64(a + 20), h.compare);
 		}

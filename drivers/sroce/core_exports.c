@@ -18,7 +18,7 @@
 
 static_assert(offsetof(struct sroce_resp_desc, psn) == 16);
 static_assert(offsetof(struct sroce_resp_desc, kind) == 32);
-static_assert(offsetof(struct sroce_req, opcode) == 24);
+static_assert(offsetof(struct sroce_resp_req, opcode) == 24);
 static_assert(offsetof(struct sroce_rd_res, kind) == 32);
 static_assert(sizeof(struct sroce_resp_stats) ==
 	      8 * (SROCE_RESP_KIND_COUNT + SROCE_NAK_CODE_COUNT + 6 + SROCE_DROP_REASON_COUNT));

@@ -145,7 +145,7 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cons = cq_consumer(&cq->queue);
-	count = (cq->queue.index - cons) & cq->queue.index_mask;
+	count = (cq->queue.prod - cons) & cq->queue.index_mask;
 	if (count > num_cqe) {
 		spin_unlock_irqrestore(&cq->lock, flags);
 		err = -EINVAL;
@@ -153,9 +153,9 @@ int sroce_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	}
 	for (i = 0; i < count; i++)
 		memcpy(cq_slot(&new, i), cq_slot(&cq->queue, cons + i), cq->cqe_size);
-	new.index = count;
+	new.prod = count;
 	/* The moved CQEs are written before the index that shows them. */
-	smp_store_release(&new.buf->producer_index, new.index);
+	smp_store_release(&new.buf->producer_index, new.prod);
 	old = cq->queue;
 	cq->queue = new;
 	ibcq->cqe = num_cqe;
@@ -213,7 +213,7 @@ int sroce_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 
 	spin_lock_irqsave(&cq->lock, irqflags);
 	cq->notify = sroce_cq_arm(cq->notify, flags);
-	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->queue.index != cq_consumer(&cq->queue))
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && cq->queue.prod != cq_consumer(&cq->queue))
 		ret = 1;
 	spin_unlock_irqrestore(&cq->lock, irqflags);
 

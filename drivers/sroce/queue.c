@@ -70,7 +70,7 @@ static void sroce_queue_setup(struct sroce_queue *q, struct rxe_queue_buf *buf,
 	q->mmap = mmap;
 	q->log2_elem_size = ilog2(g->stride);
 	q->index_mask = g->num_slots - 1;
-	q->index = 0;
+	q->cons = 0;		/* and prod: one index */
 	q->buf->log2_elem_size = q->log2_elem_size;
 	q->buf->index_mask = q->index_mask;
 }
@@ -181,7 +181,7 @@ u32 sroce_queue_count(const struct sroce_queue *q)
 	/* Pairs with the user's release of producer_index: its slots are written. */
 	u32 prod = smp_load_acquire(&q->buf->producer_index) & q->index_mask;
 
-	return (prod - q->index) & q->index_mask;
+	return (prod - q->cons) & q->index_mask;
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_count);
 
@@ -191,7 +191,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_queue_count);
  */
 void *sroce_queue_head(struct sroce_queue *q)
 {
-	return sroce_queue_count(q) ? queue_slot(q, q->index) : NULL;
+	return sroce_queue_count(q) ? queue_slot(q, q->cons) : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_head);
 
@@ -201,7 +201,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_queue_head);
  */
 void *sroce_queue_peek(struct sroce_queue *q, u32 n)
 {
-	return n < sroce_queue_count(q) ? queue_slot(q, (q->index + n) & q->index_mask) : NULL;
+	return n < sroce_queue_count(q) ? queue_slot(q, (q->cons + n) & q->index_mask) : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_peek);
 
@@ -215,9 +215,9 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_queue_slots);
 /* FROM_CLIENT: release the head slot to the user. */
 void sroce_queue_pop(struct sroce_queue *q)
 {
-	q->index = (q->index + 1) & q->index_mask;
+	q->cons = (q->cons + 1) & q->index_mask;
 	/* Our reads of the slot are done before the user may reuse it. */
-	smp_store_release(&q->buf->consumer_index, q->index);
+	smp_store_release(&q->buf->consumer_index, q->cons);
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_pop);
 
@@ -227,18 +227,18 @@ void *sroce_queue_tail(struct sroce_queue *q)
 	/* Pairs with the user's release of consumer_index: its reads are done. */
 	u32 cons = smp_load_acquire(&q->buf->consumer_index) & q->index_mask;
 
-	if (((q->index + 1) & q->index_mask) == cons)
+	if (((q->prod + 1) & q->index_mask) == cons)
 		return NULL;
-	return queue_slot(q, q->index);
+	return queue_slot(q, q->prod);
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_tail);
 
 /* TO_CLIENT: publish the slot returned by sroce_queue_tail(). */
 void sroce_queue_push(struct sroce_queue *q)
 {
-	q->index = (q->index + 1) & q->index_mask;
+	q->prod = (q->prod + 1) & q->index_mask;
 	/* The slot is written before the user can see it. */
-	smp_store_release(&q->buf->producer_index, q->index);
+	smp_store_release(&q->buf->producer_index, q->prod);
 }
 EXPORT_SYMBOL_IF_KUNIT(sroce_queue_push);
 
@@ -301,7 +301,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_queue_client_pop);
  */
 void sroce_queue_client_reset(struct sroce_queue *q)
 {
-	q->index = 0;
+	q->cons = 0;
 	WRITE_ONCE(q->buf->producer_index, 0);
 	WRITE_ONCE(q->buf->consumer_index, 0);
 }

@@ -32,7 +32,10 @@ struct sroce_queue {
 	struct sroce_mmap_entry *mmap;
 	u32 log2_elem_size;
 	u32 index_mask;
-	u32 index;			/* kernel's own index (consumer or producer) */
+	union {				/* the kernel's own index, by its role: */
+		u32 cons;		/* FROM_CLIENT: the consumer index */
+		u32 prod;		/* TO_CLIENT: the producer index */
+	};
 };
 
 int sroce_queue_init(struct ib_ucontext *uctx, struct sroce_queue *q, u32 *num_elem,

@@ -100,15 +100,15 @@ VISIBLE_IF_KUNIT void sroce_parse(struct sk_buff *skb, const struct sroce_opinfo
 	}
 	if (info->reth) {
 		eth = bth + info->reth;
-		pkt->reth_va = get_unaligned_be64(eth + offsetof(struct sroce_reth, va));
-		pkt->reth_rkey = get_unaligned_be32(eth + offsetof(struct sroce_reth, rkey));
-		pkt->reth_len = get_unaligned_be32(eth + offsetof(struct sroce_reth, len));
+		pkt->remote_va = get_unaligned_be64(eth + offsetof(struct sroce_reth, va));
+		pkt->remote_rkey = get_unaligned_be32(eth + offsetof(struct sroce_reth, rkey));
+		pkt->remote_len = get_unaligned_be32(eth + offsetof(struct sroce_reth, len));
 	}
 	if (info->atmeth) {
 		eth = bth + info->atmeth;
 		pkt->atmeth_off = info->atmeth;
-		pkt->reth_va = get_unaligned_be64(eth + offsetof(struct sroce_atmeth, va));
-		pkt->reth_rkey = get_unaligned_be32(eth + offsetof(struct sroce_atmeth, rkey));
+		pkt->remote_va = get_unaligned_be64(eth + offsetof(struct sroce_atmeth, va));
+		pkt->remote_rkey = get_unaligned_be32(eth + offsetof(struct sroce_atmeth, rkey));
 	}
 	if (info->immdt) {
 		pkt->has_imm = 1;

@@ -32,10 +32,10 @@ struct sroce_pkt {
 	u32 payload_off;		/* payload starts here */
 	u32 payload_len;		/* pad and ICRC excluded */
 	union {
-		struct {
-			u64 reth_va;		/* RETH or AtomicETH address */
-			u32 reth_rkey;
-			u32 reth_len;		/* RETH DMA length */
+		struct {		/* the remote memory the request names */
+			u64 remote_va;		/* the RETH's or the AtomicETH's VA */
+			u32 remote_rkey;	/* its R_Key */
+			u32 remote_len;		/* the RETH's DMA length */
 		};
 		struct {			/* UD: the DETH (no RETH) */
 			u32 deth_qkey;

@@ -68,15 +68,15 @@ static int sroce_place_recv(struct sroce_qp *qp, struct sk_buff *skb,
 	struct sroce_resp *resp = &qp->resp;
 	int err;
 
-	if (len > resp->wqe.length - resp->recv_offset)
+	if (len > resp->wqe.length - resp->msg_len)
 		return SROCE_EXEC_INVALID;	/* receive buffer too small */
-	err = sroce_cursor_copy(&resp->place, resp->recv_offset, skb, data_off, len,
+	err = sroce_cursor_copy(&resp->place, resp->msg_len, skb, data_off, len,
 				SROCE_COPY_TO_MR);
 	if (err == -EMSGSIZE)
 		return SROCE_EXEC_INVALID;
 	if (err)
 		return SROCE_EXEC_REM_OP;	/* the local WQE is bad */
-	resp->recv_offset += len;
+	resp->msg_len += len;
 	return SROCE_EXEC_OK;
 }
 
@@ -101,7 +101,7 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		err = sroce_take_wqe(qp);
 		if (err != SROCE_EXEC_OK)
 			return err;
-		resp->recv_offset = 0;
+		resp->msg_len = 0;
 	} else if (!resp->have_wqe) {
 		return SROCE_EXEC_INVALID;
 	}
@@ -122,7 +122,7 @@ int sroce_resp_send_data(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		    sroce_mw_invalidate_rkey(qp, be32_to_cpu(pkt->imm_data)) != SROCE_WC_SUCCESS)
 			status = IB_WC_REM_INV_REQ_ERR;
 		sroce_rq_release(qp);
-		sroce_rq_cqe(qp, status, IB_WC_RECV, resp->recv_offset, pkt);
+		sroce_rq_cqe(qp, status, IB_WC_RECV, resp->msg_len, pkt);
 		if (status != IB_WC_SUCCESS)
 			return SROCE_EXEC_INVALID;
 	}
@@ -137,7 +137,7 @@ static int sroce_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	if (err != SROCE_EXEC_OK && qp->resp.have_wqe) {
 		sroce_rq_release(qp);
 		sroce_rq_cqe(qp, err == SROCE_EXEC_INVALID ? IB_WC_LOC_LEN_ERR :
-				    IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.recv_offset, NULL);
+				    IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.msg_len, NULL);
 	}
 	return err;
 }
@@ -156,17 +156,17 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 		if (!(qp->view.access_flags & IB_ACCESS_REMOTE_WRITE))
 			return SROCE_EXEC_REM_ACCESS;
 		/* The whole RETH range, before any byte is placed (C9-124). */
-		if (pkt->reth_len) {
-			mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_WRITE,
-					    pkt->reth_va, pkt->reth_len, &mr_va);
+		if (pkt->remote_len) {
+			mr = sroce_rkey_get(qp, pkt->remote_rkey, IB_ACCESS_REMOTE_WRITE,
+					    pkt->remote_va, pkt->remote_len, &mr_va);
 			if (!mr)
 				return SROCE_EXEC_REM_ACCESS;
 			sroce_mr_put(mr);
 		}
-		resp->write_va = pkt->reth_va;
-		resp->write_rkey = pkt->reth_rkey;
-		resp->write_resid = pkt->reth_len;
-		resp->recv_offset = pkt->reth_len;	/* byte_len of a WRITE_IMM CQE */
+		resp->write_va = pkt->remote_va;
+		resp->write_rkey = pkt->remote_rkey;
+		resp->write_resid = pkt->remote_len;
+		resp->msg_len = pkt->remote_len;
 	}
 	if (pkt->payload_len > resp->write_resid)
 		return SROCE_EXEC_INVALID;
@@ -194,7 +194,7 @@ int sroce_resp_exec_write(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 	}
 	if (imm) {
 		sroce_rq_release(qp);
-		sroce_rq_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->recv_offset,
+		sroce_rq_cqe(qp, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, resp->msg_len,
 				    pkt);
 	}
 	return SROCE_EXEC_OK;
@@ -209,10 +209,10 @@ static int sroce_exec_read(struct sroce_qp *qp, struct sk_buff *skb)
 
 	if (!(qp->view.access_flags & IB_ACCESS_REMOTE_READ))
 		return SROCE_EXEC_REM_ACCESS;
-	if (!pkt->reth_len)
+	if (!pkt->remote_len)
 		return SROCE_EXEC_OK;
-	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_READ,
-			    pkt->reth_va, pkt->reth_len, &mr_va);
+	mr = sroce_rkey_get(qp, pkt->remote_rkey, IB_ACCESS_REMOTE_READ,
+			    pkt->remote_va, pkt->remote_len, &mr_va);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
 	sroce_mr_put(mr);
@@ -229,10 +229,10 @@ static int sroce_exec_atomic(struct sroce_qp *qp, struct sk_buff *skb, u64 *orig
 
 	if (!(qp->view.access_flags & IB_ACCESS_REMOTE_ATOMIC))
 		return SROCE_EXEC_REM_ACCESS;
-	if (pkt->reth_va & 7)
+	if (pkt->remote_va & 7)
 		return SROCE_EXEC_INVALID;		/* misaligned atomic */
-	mr = sroce_rkey_get(qp, pkt->reth_rkey, IB_ACCESS_REMOTE_ATOMIC,
-			    pkt->reth_va, 8, &mr_va);
+	mr = sroce_rkey_get(qp, pkt->remote_rkey, IB_ACCESS_REMOTE_ATOMIC,
+			    pkt->remote_va, 8, &mr_va);
 	if (!mr)
 		return SROCE_EXEC_REM_ACCESS;
 	/* Where it lands, too: a zero-based window may start unaligned. */
@@ -322,12 +322,12 @@ static void sroce_resp_one(struct sroce_qp *qp, struct sk_buff *skb)
 {
 	struct sroce_pkt *pkt = sroce_pkt(skb);
 	struct sroce_resp *resp = &qp->resp;
-	struct sroce_req req = {
-		.va = pkt->reth_va,
+	struct sroce_resp_req req = {
+		.va = pkt->remote_va,
 		.psn = pkt->psn,
 		.payload_len = pkt->payload_len,
-		.dma_len = pkt->reth_len,
-		.rkey = pkt->reth_rkey,
+		.dma_len = pkt->remote_len,
+		.rkey = pkt->remote_rkey,
 		.opcode = pkt->opcode,
 		.ackreq = pkt->ackreq,
 	};

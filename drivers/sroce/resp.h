@@ -47,7 +47,11 @@ struct sroce_resp {
 	bool have_wqe;
 	struct sroce_recv_wqe wqe;
 	struct sroce_cursor place;	/* over wqe.sge, while have_wqe */
-	u32 recv_offset;		/* bytes of the message placed so far */
+	/*
+	 * The message's length so far: a SEND's bytes placed (where the next
+	 * packet's go), a WRITE_IMM's DMA length; the receive CQE's byte_len.
+	 */
+	u32 msg_len;
 	u64 write_va;			/* next WRITE address */
 	u32 write_rkey;
 	u32 write_resid;

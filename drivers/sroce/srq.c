@@ -96,7 +96,7 @@ err_queue:
 static void sroce_srq_move_wqes(struct sroce_srq *srq, struct sroce_queue *nq, u32 count)
 {
 	size_t size = sroce_srq_wqe_size(srq->max_sge);
-	u32 prod = nq->index;
+	u32 prod = nq->cons;	/* the new ring is empty: from its consumer */
 	const void *wqe;
 	u32 n;
 

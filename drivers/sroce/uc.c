@@ -44,7 +44,7 @@ static void sroce_uc_abort(struct sroce_qp *qp, const struct sroce_uc_ret *r)
 		return;
 	}
 	sroce_rq_release(qp);
-	sroce_rq_cqe(qp, sroce_wc_status_to_ib(r->status), IB_WC_RECV, resp->recv_offset,
+	sroce_rq_cqe(qp, sroce_wc_status_to_ib(r->status), IB_WC_RECV, resp->msg_len,
 			    NULL);
 }
 
@@ -59,7 +59,7 @@ static int sroce_uc_exec_send(struct sroce_qp *qp, struct sk_buff *skb, u8 xf)
 
 	if (err == SROCE_EXEC_REM_OP && qp->resp.have_wqe) {
 		sroce_rq_release(qp);
-		sroce_rq_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.recv_offset,
+		sroce_rq_cqe(qp, IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->resp.msg_len,
 				    NULL);
 	}
 	return err;
@@ -71,7 +71,7 @@ static void sroce_uc_one(struct sroce_qp *qp, struct sk_buff *skb)
 	struct sroce_uc_req req = {
 		.psn = pkt->psn,
 		.payload_len = pkt->payload_len,
-		.dma_len = pkt->reth_len,
+		.dma_len = pkt->remote_len,
 		.opcode = pkt->opcode,
 	};
 	struct sroce_uc_ret r = sroce_uc_rx(&qp->resp.uc, &req);

@@ -189,8 +189,8 @@ struct sroce_rd_res {
 	uint8_t pad[5];
 };
 
-/* A request as RX parsed it. */
-struct sroce_req {
+/* The responder's request: a request packet as the receive path parsed it. */
+struct sroce_resp_req {
 	uint64_t va;		/* RETH or AtomicETH virtual address */
 	uint32_t psn;
 	uint32_t payload_len;	/* payload bytes in this packet, pad removed */
@@ -258,12 +258,12 @@ struct sroce_resp_qp {
 SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_params) == 20, "params layout");
 SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_resp_params, srq) == 16, "params layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_rd_res) == 40, "rd_res layout");
-SROCE_STATIC_ASSERT(sizeof(struct sroce_req) == 32, "req layout");
+SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_req) == 32, "req layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_exec) == 16, "exec layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_desc) == 40, "desc layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_ret) == 4, "ret layout");
 SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_resp_desc, kind) == 32, "desc layout");
-SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_req, opcode) == 24, "req layout");
+SROCE_STATIC_ASSERT(__builtin_offsetof(struct sroce_resp_req, opcode) == 24, "req layout");
 SROCE_STATIC_ASSERT(sizeof(struct sroce_resp_qp) == 8 * SROCE_RESP_QP_WORDS, "qp layout");
 
 SROCE_EXTERN_C_BEGIN
@@ -289,7 +289,7 @@ uint8_t sroce_resp_classify(const struct sroce_resp_qp *qp, uint32_t psn);
  * sroce_resp_rx() - decide what a request is owed.  Should be called for
  * every RC request packet that passed header checks, in arrival order.
  */
-struct sroce_resp_ret sroce_resp_rx(struct sroce_resp_qp *qp, const struct sroce_req *req);
+struct sroce_resp_ret sroce_resp_rx(struct sroce_resp_qp *qp, const struct sroce_resp_req *req);
 
 /**
  * sroce_resp_executed() - report the outcome of the request that

@@ -122,7 +122,7 @@ void sroce_loop_pull_responses(struct sroce_loop_ws *ws)
 
 static void deliver(struct sroce_loop_ws *ws, const struct sroce_loop_pkt *p)
 {
-	struct sroce_req req = { 0 };
+	struct sroce_resp_req req = { 0 };
 	struct sroce_exec ex = { 0 };
 	struct sroce_resp_ret r;
 

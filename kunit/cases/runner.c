@@ -28,7 +28,7 @@ static void compare(const struct sroce_exp *e, const struct sroce_resp_desc *d,
 static struct sroce_resp_ret do_step(const struct sroce_step *s, struct sroce_resp_qp *qp)
 {
 	struct sroce_resp_ret ret = { .action = SROCE_ACT_HOLD };
-	struct sroce_req req = {
+	struct sroce_resp_req req = {
 		.psn = s->psn, .opcode = s->opcode, .ackreq = s->ackreq,
 		.payload_len = s->len, .dma_len = s->dma_len, .rkey = s->rkey, .va = s->va,
 	};
@@ -128,7 +128,7 @@ void sroce_credit_case_run(const struct sroce_credit_case *c, struct sroce_case_
 			   const struct sroce_case_checker *chk)
 {
 	struct sroce_resp_params p = { .epsn = 1, .pmtu = 1024, .ack_coalesce_max = 16 };
-	struct sroce_req req = { .psn = 1, .opcode = SROCE_OP_WRITE_ONLY, .ackreq = 1 };
+	struct sroce_resp_req req = { .psn = 1, .opcode = SROCE_OP_WRITE_ONLY, .ackreq = 1 };
 	struct sroce_exec ex = { .status = SROCE_EXEC_OK };
 	struct sroce_resp_desc d;
 	uint32_t step = 0;

@@ -10,7 +10,7 @@
 
 _Static_assert(offsetof(struct sroce_resp_desc, psn) == 16, "desc layout");
 _Static_assert(offsetof(struct sroce_resp_desc, kind) == 32, "desc layout");
-_Static_assert(offsetof(struct sroce_req, opcode) == 24, "req layout");
+_Static_assert(offsetof(struct sroce_resp_req, opcode) == 24, "req layout");
 _Static_assert(offsetof(struct sroce_rd_res, kind) == 32, "res layout");
 
 int sroce_abi_c_compiles(void);

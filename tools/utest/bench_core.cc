@@ -48,7 +48,7 @@ struct Bench {
   }
 
   void Decide(uint8_t opcode, bool ackreq) {
-    sroce_req q{};
+    sroce_resp_req q{};
     q.opcode = opcode;
     q.psn = psn;
     q.ackreq = ackreq;

@@ -325,7 +325,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sroce_resp_ret r{};
     switch (op) {
       case 0: {
-        sroce_req q{};
+        sroce_resp_req q{};
         q.opcode = in.U8();
         q.psn = in.U32() & (in.U8() & 1 ? 0xffffffffu : SROCE_PSN_MASK);
         q.ackreq = in.U8() & 1;

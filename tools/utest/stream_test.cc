@@ -28,7 +28,7 @@ constexpr uint32_t kPmtu = 256;
 constexpr uint32_t kRdAtomic = 8;  // the responder's max_dest_rd_atomic
 
 struct Pkt {
-  sroce_req req;
+  sroce_resp_req req;
   uint32_t read_pkts;  // READ: response packets it reserves
 };
 
@@ -200,7 +200,7 @@ class Stream {
   }
 
   void RxOne(const Pkt& p) {
-    sroce_req req = p.req;
+    sroce_resp_req req = p.req;
     req.verdict = sroce_resp_classify(&qp_, req.psn);
     uint32_t epsn = sroce_resp_expected_psn(&qp_);
     sroce_resp_ret r = sroce_resp_rx(&qp_, &req);

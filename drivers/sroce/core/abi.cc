@@ -15,7 +15,7 @@ static_assert(__is_trivially_copyable(Responder), "Responder lives in C storage"
 static_assert(__is_standard_layout(sroce_resp_desc), "C layout");
 static_assert(sizeof(sroce_resp_desc) == 40 && __builtin_offsetof(sroce_resp_desc, kind) == 32,
               "desc layout");
-static_assert(sizeof(sroce_req) == 32 && sizeof(sroce_rd_res) == 40, "req/res layout");
+static_assert(sizeof(sroce_resp_req) == 32 && sizeof(sroce_rd_res) == 40, "req/res layout");
 
 extern "C" {
 
@@ -28,7 +28,7 @@ uint8_t sroce_resp_classify(const sroce_resp_qp* qp, uint32_t psn) {
   return Responder::From(qp)->Classify(psn);
 }
 
-sroce_resp_ret sroce_resp_rx(sroce_resp_qp* qp, const sroce_req* req) {
+sroce_resp_ret sroce_resp_rx(sroce_resp_qp* qp, const sroce_resp_req* req) {
   return Responder::From(qp)->Rx(*req);
 }
 

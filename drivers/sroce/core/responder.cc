@@ -68,7 +68,7 @@ void Responder::Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nre
   read_pulled_dup_ = false;
   read_pulled_popped_ = false;
   read_pulled_psn_ = 0;
-  exec_req_ = sroce_req{};
+  exec_req_ = sroce_resp_req{};
   exec_op_ = nullptr;
   policy_.Reset(p.ack_coalesce_max, p.ack_span_max);
   queue_.Reset();
@@ -132,7 +132,7 @@ void Responder::ReleaseResource(uint16_t idx) {
 }
 
 // Payload and DMA lengths (C9-121 on failure).
-bool Responder::LengthValid(const sroce_req& req, const OpInfo& op) const {
+bool Responder::LengthValid(const sroce_resp_req& req, const OpInfo& op) const {
   uint32_t len = req.payload_len;
   switch (op.cls) {
     case OpClass::kSend:
@@ -172,7 +172,7 @@ Ret Responder::Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, b
 // nothing pending.  RxChecked() would find its PSN valid and new and go
 // on to NewRequest(), so that is where it goes, with a valid SEND/WRITE
 // executed inline.  Everything else takes the full classification.
-Ret Responder::Rx(const sroce_req& req) {
+Ret Responder::Rx(const sroce_resp_req& req) {
   const OpInfo& op = LookupOp(req.opcode);
   if (req.psn == epsn_ && req.verdict == SROCE_PSN_NEW && !exec_op_ && !qp_error_ &&
       queue_.HasRoom(kRoomPerRequest)) {
@@ -188,7 +188,7 @@ Ret Responder::Rx(const sroce_req& req) {
   return RxChecked(req, op);
 }
 
-Ret Responder::RxChecked(const sroce_req& req, const OpInfo& op) {
+Ret Responder::RxChecked(const sroce_resp_req& req, const OpInfo& op) {
   if (!sroce_psn_valid(req.psn)) return Drop(SROCE_DROP_BAD_PSN, SROCE_RULE_NONE);
   if (qp_error_) return Drop(SROCE_DROP_QP_ERROR, SROCE_RULE_NONE);
   if (exec_op_ || !queue_.HasRoom(kRoomPerRequest))
@@ -215,7 +215,7 @@ Ret Responder::RxChecked(const sroce_req& req, const OpInfo& op) {
 }
 
 // A request with the expected PSN.
-Ret Responder::NewRequest(const sroce_req& req, const OpInfo& op) {
+Ret Responder::NewRequest(const sroce_resp_req& req, const OpInfo& op) {
   // The expected PSN clears the latch (C9-114).
   latch_ = Latch::kNone;
   // C9-121: an invalid request is NAKed with the expected PSN.
@@ -237,7 +237,7 @@ Ret Responder::NewRequest(const sroce_req& req, const OpInfo& op) {
 }
 
 // C9-103: nothing here moves epsn_.
-Ret Responder::Duplicate(const sroce_req& req, const OpInfo& op) {
+Ret Responder::Duplicate(const sroce_resp_req& req, const OpInfo& op) {
   if (op.SendOrWrite()) {
     // C9-105: not executed again; ACK with the PSN of the most recently
     // completed new request.  A go-back-N burst of duplicates is
@@ -278,7 +278,7 @@ Ret Responder::QueueDuplicate(QueuedResponse& q, uint32_t i, uint8_t rule) {
 
 // C9-107: a duplicate READ is executed again from its own PSN, within the
 // PSN range and memory range the resource remembers.
-Ret Responder::DuplicateRead(const sroce_req& req) {
+Ret Responder::DuplicateRead(const sroce_resp_req& req) {
   for (uint32_t i = 0; i < nres_; i++) {
     const sroce_rd_res& r = res_[i];
     if (r.kind != kResRead) continue;
@@ -308,7 +308,7 @@ Ret Responder::DuplicateRead(const sroce_req& req) {
 
 // o9-66: the saved original value goes back, the ATOMIC is not executed
 // again; o9-67: no saved result for this PSN, drop.
-Ret Responder::DuplicateAtomic(const sroce_req& req) {
+Ret Responder::DuplicateAtomic(const sroce_resp_req& req) {
   for (uint32_t i = 0; i < nres_; i++) {
     const sroce_rd_res& r = res_[i];
     if (r.kind != kResAtomic || !r.has_result || r.first_psn != req.psn) continue;

@@ -40,7 +40,7 @@ class Responder {
 
   void Init(const sroce_resp_params& p, sroce_rd_res* res, uint32_t nres);
   uint8_t Classify(uint32_t psn) const;
-  Ret Rx(const sroce_req& req);
+  Ret Rx(const sroce_resp_req& req);
   Ret Executed(const sroce_exec& ex);
   Ret ReadFailed(uint8_t status);
   void BatchBegin() { policy_.OnBatchBegin(); }
@@ -55,20 +55,20 @@ class Responder {
 
  private:
   Ret Drop(uint8_t reason, uint8_t rule);
-  Ret RxChecked(const sroce_req& req, const OpInfo& op);
-  Ret NewRequest(const sroce_req& req, const OpInfo& op);
+  Ret RxChecked(const sroce_resp_req& req, const OpInfo& op);
+  Ret NewRequest(const sroce_resp_req& req, const OpInfo& op);
   Ret SendWriteDone(const OpInfo& op);
-  Ret Duplicate(const sroce_req& req, const OpInfo& op);
-  Ret DuplicateRead(const sroce_req& req);
-  Ret DuplicateAtomic(const sroce_req& req);
+  Ret Duplicate(const sroce_resp_req& req, const OpInfo& op);
+  Ret DuplicateRead(const sroce_resp_req& req);
+  Ret DuplicateAtomic(const sroce_resp_req& req);
   Ret QueueDuplicate(QueuedResponse& q, uint32_t i, uint8_t rule);
   Ret ExecutedOk(const OpInfo& op, const sroce_exec& ex);
   sroce_rd_res& TakeResource(uint16_t* idx);
   Ret Refuse(Item item, uint8_t syndrome, uint32_t psn, uint8_t rule, bool qp_error);
-  bool LengthValid(const sroce_req& req, const OpInfo& op) const;
+  bool LengthValid(const sroce_resp_req& req, const OpInfo& op) const;
   // SEND/WRITE payload: First/Middle exactly one path MTU, Last/Only at
   // most one; a single-packet WRITE places exactly its RETH length.
-  bool SendWriteLengthValid(const sroce_req& req, const OpInfo& op) const {
+  bool SendWriteLengthValid(const sroce_resp_req& req, const OpInfo& op) const {
     uint32_t len = req.payload_len;
     if (op.last ? len > pmtu_ : len != pmtu_) return false;
     if (!op.reth_len) return true;
@@ -106,7 +106,7 @@ class Responder {
   bool read_pulled_popped_;
   uint8_t read_pulled_kind_;  // its sroce_resp_kind: not sent after all
   uint32_t read_pulled_psn_;
-  sroce_req exec_req_;     // the request being executed
+  sroce_resp_req exec_req_;     // the request being executed
   const OpInfo* exec_op_;  // its kOpTable row while sroce_resp_executed() is owed, else null
   AckPolicy policy_;
   ResponseQueue queue_;

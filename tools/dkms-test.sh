@@ -2,14 +2,17 @@
 # Installation like a real driver, tested for real on this machine (the
 # modules are built and installed, never loaded: the stock-kernel VM runs
 # load them):
-#   1. make install / make uninstall into a staging root, for each Debian
-#      kernel: sroce.ko under updates/, depmod's alias for autoload;
-#   2. make dkms-install / make dkms-remove from the tree, for every
-#      kernel whose headers are installed;
-#   3. the sroce-dkms Debian package (make deb): installed with dpkg, whose
+#   1. the sroce-dkms Debian package (make deb): installed with dpkg, whose
 #      postinst runs dkms build + install for each kernel; the modules it
 #      installed are copied to build/dkms/<KVER>/sroce.ko, the module the
-#      stock-kernel VM runs load; then purged, which removes them.
+#      stock-kernel VM runs load, and build/dkms/.ready says so (at once,
+#      so that those runs start while the rest goes on; also when this
+#      script ends early, whatever it made); dkms build + install again by
+#      hand, as after a kernel update; then purged, which removes them;
+#   2. make install / make uninstall into a staging root, for each Debian
+#      kernel: sroce.ko under updates/, depmod's alias for autoload;
+#   3. make dkms-install / make dkms-remove from the tree, for every
+#      kernel whose headers are installed.
 # Headers: Debian's 6.1 and 6.12 (tools/stock-kernels.sh).  Needs root.
 #   tools/dkms-test.sh         prints a KTAP document of its checks as it
 #                              goes (also to build/dkms-test.ktap), then
@@ -50,6 +53,8 @@ ver=$(sed -n '1s/^sroce (\([^)]*\)).*/\1/p' debian/changelog)
 out=$top/build/dkms
 rm -rf "$out"
 mkdir -p "$out"
+ready() { touch "$out/.ready"; }
+trap ready EXIT
 
 # A clean slate: no sroce from an earlier run.
 dpkg --purge sroce-dkms >/dev/null 2>&1
@@ -62,26 +67,6 @@ alias_of() {	# alias_of ROOT KVER: the module rdma-link-sroce resolves to
 vermagic_is() {	# vermagic_is KO KVER
 	[ "$(modinfo -F vermagic "$1" 2>/dev/null | cut -d' ' -f1)" = "$2" ]
 }
-
-# 1. make install / uninstall, staged.
-for i in "${!kvers[@]}"; do
-	kv=${kvers[$i]} kdir=${kdirs[$i]}
-	src=$out/src-$kv root=$out/root-$kv
-	mkdir -p "$src" "$root"
-	cp -r Kbuild Makefile dkms.conf drivers include kunit debian "$src/"
-	rm -f "$src/drivers/sroce/compat/config.h"
-	if ! make -s -C "$src" module KDIR="$kdir" >"$out/make-$kv.log" 2>&1; then
-		bad "$kv: make module"; tail -n 20 "$out/make-$kv.log"; continue
-	fi
-	make -s -C "$src" install KDIR="$kdir" INSTALL_MOD_PATH="$root" >>"$out/make-$kv.log" 2>&1
-	check "$kv: make install puts sroce.ko under updates/" test -f "$root/lib/modules/$kv/updates/sroce.ko"
-	check "$kv: depmod maps rdma-link-sroce to sroce (autoload)" test "$(alias_of "$root" "$kv")" = sroce
-	check "$kv: modules.dep lists updates/sroce.ko" \
-		grep -q '^updates/sroce.ko:' "$root/lib/modules/$kv/modules.dep"
-	make -s -C "$src" uninstall KDIR="$kdir" INSTALL_MOD_PATH="$root" >>"$out/make-$kv.log" 2>&1
-	check "$kv: make uninstall removes it" test ! -e "$root/lib/modules/$kv/updates/sroce.ko"
-	check "$kv: and its alias" test -z "$(alias_of "$root" "$kv")"
-done
 
 # dkms_ko KVER: the module DKMS installed for KVER (compressed like the
 # kernel's own modules: sroce.ko.xz on Debian's 6.12).
@@ -106,7 +91,54 @@ keep_ko() {
 	esac
 }
 
-# 2. make dkms-install / dkms-remove.
+# 1. The Debian package first: its DKMS build is the module the
+# stock-kernel runs load, and they wait for it (ready).
+deb=$(tools/build-deb.sh "$out/deb" 2>"$out/deb.log" | tail -n1)
+check "make deb builds sroce-dkms_${ver}_all.deb" test -f "$deb"
+check "the package holds the source and dkms.conf for $ver" \
+	sh -c "dpkg-deb -c '$deb' | grep './usr/src/sroce-$ver/dkms.conf' >/dev/null"
+if dpkg -i "$deb" >"$out/dpkg-i.log" 2>&1; then ok "dpkg -i sroce-dkms"; else
+	bad "dpkg -i sroce-dkms"; tail -n 30 "$out/dpkg-i.log"; fi
+grep -E 'Building|Installing|Error' "$out/dpkg-i.log" | sed 's/^/dkms: postinst: /'
+for kv in "${kvers[@]}"; do
+	check "$kv: the package's DKMS build is installed" dkms_installed "$kv"
+	keep_ko "$kv"	# the module the stock-kernel VM runs load
+done
+ready
+# dkms build and dkms install again, by hand, as after a kernel update.
+for kv in "${kvers[@]}"; do
+	dkms remove "sroce/$ver" -k "$kv" >/dev/null 2>&1
+	check "$kv: dkms build" sh -c "dkms build sroce/$ver -k '$kv' >'$out/build-$kv.log' 2>&1"
+	check "$kv: dkms install" sh -c "dkms install sroce/$ver -k '$kv' >'$out/install-$kv.log' 2>&1"
+	check "$kv: installed again with the right vermagic" dkms_installed "$kv"
+done
+dpkg --purge sroce-dkms >"$out/dpkg-purge.log" 2>&1
+for kv in "${kvers[@]}"; do
+	check "$kv: dpkg --purge removes the module" test -z "$(dkms_ko "$kv")"
+	check "$kv: the DKMS-built module is kept for the VM runs" vermagic_is "$out/$kv/sroce.ko" "$kv"
+done
+check "dpkg --purge removes the source" test ! -e "/usr/src/sroce-$ver"
+# 2. make install / uninstall, staged.
+for i in "${!kvers[@]}"; do
+	kv=${kvers[$i]} kdir=${kdirs[$i]}
+	src=$out/src-$kv root=$out/root-$kv
+	mkdir -p "$src" "$root"
+	cp -r Kbuild Makefile dkms.conf drivers include kunit debian "$src/"
+	rm -f "$src/drivers/sroce/compat/config.h"
+	if ! make -s -C "$src" module KDIR="$kdir" >"$out/make-$kv.log" 2>&1; then
+		bad "$kv: make module"; tail -n 20 "$out/make-$kv.log"; continue
+	fi
+	make -s -C "$src" install KDIR="$kdir" INSTALL_MOD_PATH="$root" >>"$out/make-$kv.log" 2>&1
+	check "$kv: make install puts sroce.ko under updates/" test -f "$root/lib/modules/$kv/updates/sroce.ko"
+	check "$kv: depmod maps rdma-link-sroce to sroce (autoload)" test "$(alias_of "$root" "$kv")" = sroce
+	check "$kv: modules.dep lists updates/sroce.ko" \
+		grep -q '^updates/sroce.ko:' "$root/lib/modules/$kv/modules.dep"
+	make -s -C "$src" uninstall KDIR="$kdir" INSTALL_MOD_PATH="$root" >>"$out/make-$kv.log" 2>&1
+	check "$kv: make uninstall removes it" test ! -e "$root/lib/modules/$kv/updates/sroce.ko"
+	check "$kv: and its alias" test -z "$(alias_of "$root" "$kv")"
+done
+
+# 3. make dkms-install / dkms-remove.
 if make -s dkms-install DKMS_KERNELS="${kvers[*]}" >"$out/dkms-install.log" 2>&1; then
 	ok "make dkms-install"
 else
@@ -123,29 +155,4 @@ done
 check "make dkms-remove removes the source and the DKMS tree" \
 	test ! -e "/usr/src/sroce-$ver" -a ! -e "/var/lib/dkms/sroce/$ver"
 
-# 3. The Debian package.
-deb=$(tools/build-deb.sh "$out/deb" 2>"$out/deb.log" | tail -n1)
-check "make deb builds sroce-dkms_${ver}_all.deb" test -f "$deb"
-check "the package holds the source and dkms.conf for $ver" \
-	sh -c "dpkg-deb -c '$deb' | grep './usr/src/sroce-$ver/dkms.conf' >/dev/null"
-if dpkg -i "$deb" >"$out/dpkg-i.log" 2>&1; then ok "dpkg -i sroce-dkms"; else
-	bad "dpkg -i sroce-dkms"; tail -n 30 "$out/dpkg-i.log"; fi
-grep -E 'Building|Installing|Error' "$out/dpkg-i.log" | sed 's/^/dkms: postinst: /'
-for kv in "${kvers[@]}"; do
-	check "$kv: the package's DKMS build is installed" dkms_installed "$kv"
-done
-# dkms build and dkms install again, by hand, as after a kernel update.
-for kv in "${kvers[@]}"; do
-	dkms remove "sroce/$ver" -k "$kv" >/dev/null 2>&1
-	check "$kv: dkms build" sh -c "dkms build sroce/$ver -k '$kv' >'$out/build-$kv.log' 2>&1"
-	check "$kv: dkms install" sh -c "dkms install sroce/$ver -k '$kv' >'$out/install-$kv.log' 2>&1"
-	check "$kv: installed again with the right vermagic" dkms_installed "$kv"
-	keep_ko "$kv"	# the module the stock-kernel VM runs load
-done
-dpkg --purge sroce-dkms >"$out/dpkg-purge.log" 2>&1
-for kv in "${kvers[@]}"; do
-	check "$kv: dpkg --purge removes the module" test -z "$(dkms_ko "$kv")"
-	check "$kv: the DKMS-built module is kept for the VM runs" vermagic_is "$out/$kv/sroce.ko" "$kv"
-done
-check "dpkg --purge removes the source" test ! -e "/usr/src/sroce-$ver"
 finish

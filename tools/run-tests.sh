@@ -225,24 +225,45 @@ debug_modules() {
 }
 
 # The rows run in three chains at once:
-#   stock  dkms (nice 19, it builds the Debian kernels' sroce.ko), then
-#          each Debian kernel's stages: its shared pair boot, beside the
-#          debug kernel's, whose guests leave about a third of each core
+#   host   dkms first, at once (it builds the Debian kernels' sroce.ko),
+#          then, once the debug kernel is there, the other host stages;
+#          all at nice 19;
+#   stock  each Debian kernel's stages: its shared pair boot, once dkms
+#          has its modules (build/dkms/.ready), beside the debug
+#          kernel's boot, whose guests leave about a third of each core
 #          idle (they wait on each other, and on their tools' start);
-#   host   the other host stages, one after another at nice 19;
-#   main   the debug kernel's modules, KUnit and shared pair boot, and the
-#          stages of no kernel (rule-coverage, last).
+#   main   the debug kernel (a step), its modules, KUnit and shared pair
+#          boot, and the stages of no kernel (rule-coverage, last).
 # The VMs of both boots keep the CPU whenever they want it; the timing
 # checks that a busy host could disturb (perftest's, compare's) measure
 # each VM's stalls and run a disturbed run again.
 stock_rows=() host_rows=() main_rows=()
 for r in "${rows[@]}"; do
 	read -r name kernel boot _ <<<"$r"
-	if [ "$name" = dkms ]; then stock_rows=("$r" "${stock_rows[@]}")
+	if [ "$boot" = host ]; then host_rows+=("$r")
 	elif [ "$kernel" != - ] && [ "$kernel" != debug ]; then stock_rows+=("$r")
-	elif [ "$boot" = host ]; then host_rows+=("$r")
 	else main_rows+=("$r"); fi
 done
+# Markers between the chains, none left from an earlier run.
+kernel_done=$logs/.kernel-debug-ended dkms_done=$logs/.dkms-ended
+rm -f "$kernel_done" "$dkms_done" "$top/build/dkms/.ready"
+# wait_for FILE...: until one of the FILEs is there.
+wait_for() {
+	local f
+	while :; do
+		for f in "$@"; do [ -e "$f" ] && return 0; done
+		sleep 2
+	done
+}
+
+# A host stage's command, at the lowest priority: nice 19 in a session of
+# its own whose autogroup is niced too.  With the scheduler's autogroups
+# (Debian's default) nice only ranks processes within their session, and
+# each QEMU runs in a session of its own: a niced build in the runner's
+# session still took as much CPU as a whole VM (rc's checks ran 35%
+# slower beside check-stock-build and dkms).
+# shellcheck disable=SC2016
+lowest='echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash -c "$1"'
 
 # run_rows ROW...: the rows, in order.  A host row runs at nice 19; the
 # first pair row of a kernel books the runs of every pair row of that
@@ -254,9 +275,13 @@ run_rows() {
 	for r in "$@"; do
 		read -r name kernel boot cmd <<<"$r"
 		if [ "$boot" = host ]; then
-			stage "$name" nice -n 19 bash -c "$cmd"
+			[ "$name" = dkms ] || wait_for "$kernel_done"
+			stage "$name" setsid -w bash -c "$lowest" sroce-host "$cmd"
+			[ "$name" != dkms ] || touch "$dkms_done"
 			continue
 		fi
+		# A Debian kernel's stages load what dkms built.
+		case $kernel in - | debug) ;; *) wait_for "$top/build/dkms/.ready" "$dkms_done" ;; esac
 		[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
 		if [ "$boot" != pair ]; then
 			stage "$name" bash -c "$cmd"
@@ -321,14 +346,14 @@ chain_wait() {
 	chains=()
 }
 
-# The Debian kernels need no debug kernel: their chain starts first.
+chain host "${host_rows[@]}"
 chain stock "${stock_rows[@]}"
 # The debug kernel, as a step of its own (check-stock-build and every
 # debug stage need it).
 if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" || $1 == "stock-build" { f = 1 } END { exit !f }'; then
 	step kernel-debug tools/testvm/build-kernel.sh debug
 fi
-chain host "${host_rows[@]}"
+touch "$kernel_done"
 run_rows "${main_rows[@]}"
 chain_wait
 time_table

@@ -38,4 +38,24 @@
 	/* multicast: no memory for a member's copy */					\
 	X(NO_MEMORY, no_memory, IB_STAT_FLAG_OPTIONAL)
 
+/*
+ * The driver's own counters (beside the receive drops above and the
+ * cores' counters, which stats.c names by their struct fields): the
+ * device's counter "<name>".  X(NAME, name), in counter order.
+ */
+#define SROCE_COUNTER_LIST(X)									\
+	X(RX_PACKETS, rx_packets)		/* RoCEv2 datagrams received */			\
+	X(TX_PACKETS, tx_packets)		/* packets transmitted */			\
+	X(TX_ERRORS, tx_errors)			/* transmits that failed */			\
+	X(RX_BATCHES, rx_batches)		/* responder stage runs with requests */	\
+	X(RX_BATCH_PACKETS, rx_batch_packets)	/* request packets they carried */		\
+	X(RX_PAGED, rx_paged)			/* requests with payload in skb frags */	\
+	X(SQ_PACKETS, req_packets)		/* request packets sent */			\
+	X(SQ_RETRANSMITS, req_retransmits)	/* of which retransmissions */			\
+	X(SQ_TIMEOUTS, req_timeouts)		/* retransmit expiries that went back */	\
+	X(SQ_RNR_WAITS, req_rnr_waits)		/* RNR NAK waits started */			\
+	X(SQ_TX_THROTTLED, req_tx_throttled)	/* passes ended on packets not yet sent */	\
+	X(SQ_TIMER_GRACE, req_timer_grace)	/* expiries given a run-on (timers.c) */	\
+	X(UD_RX_ERRORS, ud_rx_errors)		/* UD receives completed in error */
+
 #endif /* SROCE_LISTS_H */

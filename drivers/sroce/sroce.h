@@ -41,23 +41,15 @@ enum sroce_drop {
 
 #undef SROCE_RX_DROP_ENUM
 
-/* Per-device counters, exported through `rdma statistic`. */
+/*
+ * Per-device counters, exported through `rdma statistic`: the driver's own
+ * (lists.h), the receive drops, then the cores'.
+ */
+#define SROCE_COUNTER_ENUM(NAME, lname) SROCE_CNT_##NAME,
 enum sroce_counter {
-	SROCE_CNT_RX_PACKETS,
+	SROCE_COUNTER_LIST(SROCE_COUNTER_ENUM)
 	SROCE_CNT_RX_DROP_FIRST,
 	SROCE_CNT_RX_DROP_LAST = SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_COUNT - 1,
-	SROCE_CNT_TX_PACKETS,
-	SROCE_CNT_TX_ERRORS,
-	SROCE_CNT_RX_BATCHES,		/* responder stage runs with requests (RX batches) */
-	SROCE_CNT_RX_BATCH_PACKETS,	/* request packets they carried */
-	SROCE_CNT_RX_PAGED,		/* requests with payload in skb frags (not linearized) */
-	SROCE_CNT_SQ_PACKETS,		/* request packets sent */
-	SROCE_CNT_SQ_RETRANSMITS,	/* of which retransmissions */
-	SROCE_CNT_SQ_TIMEOUTS,		/* retransmit timer expiries that went back */
-	SROCE_CNT_SQ_RNR_WAITS,		/* RNR NAK waits started */
-	SROCE_CNT_SQ_TX_THROTTLED,	/* requester passes ended on packets not yet transmitted */
-	SROCE_CNT_SQ_TIMER_GRACE,	/* retransmit expiries given a run-on (timers.c) */
-	SROCE_CNT_UD_RX_ERRORS,		/* UD receives completed in error (too long, bad WQE) */
 	/* The core's struct sroce_resp_stats, summed over QPs, field by field. */
 	SROCE_CNT_CORE_FIRST,
 	SROCE_CNT_CORE_LAST = SROCE_CNT_CORE_FIRST +
@@ -68,6 +60,8 @@ enum sroce_counter {
 				 sizeof(struct sroce_sq_stats) / sizeof(u64) - 1,
 	SROCE_CNT_COUNT,
 };
+
+#undef SROCE_COUNTER_ENUM
 
 struct sroce_dev {
 	struct ib_device ibdev;		/* first: ib_alloc_device() */

@@ -25,6 +25,8 @@
 #define RX_DROP(r) (SROCE_CNT_RX_DROP_FIRST + SROCE_RX_DROP_##r)
 #define RX_DROP_DESC(NAME, lname, f) \
 	[RX_DROP(NAME)] = { .name = "rx_drop_" #lname, .flags = (f) },
+#define COUNTER_DESC(NAME, lname) \
+	[SROCE_CNT_##NAME] = { .name = #lname },
 #define CORE(field) (SROCE_CNT_CORE_FIRST + \
 		     offsetof(struct sroce_resp_stats, field) / sizeof(u64))
 #define SQ_CORE(field) (SROCE_CNT_SQ_CORE_FIRST + \
@@ -32,20 +34,8 @@
 
 /* By counter; an optional one is off until asked for. */
 static const struct rdma_stat_desc sroce_counter_descs[SROCE_CNT_COUNT] = {
-	[SROCE_CNT_RX_PACKETS].name = "rx_packets",
+	SROCE_COUNTER_LIST(COUNTER_DESC)
 	SROCE_RX_DROP_LIST(RX_DROP_DESC)
-	[SROCE_CNT_TX_PACKETS].name = "tx_packets",
-	[SROCE_CNT_TX_ERRORS].name = "tx_errors",
-	[SROCE_CNT_RX_BATCHES].name = "rx_batches",
-	[SROCE_CNT_RX_BATCH_PACKETS].name = "rx_batch_packets",
-	[SROCE_CNT_RX_PAGED].name = "rx_paged",
-	[SROCE_CNT_SQ_PACKETS].name = "req_packets",
-	[SROCE_CNT_SQ_RETRANSMITS].name = "req_retransmits",
-	[SROCE_CNT_SQ_TIMEOUTS].name = "req_timeouts",
-	[SROCE_CNT_SQ_RNR_WAITS].name = "req_rnr_waits",
-	[SROCE_CNT_SQ_TX_THROTTLED].name = "req_tx_throttled",
-	[SROCE_CNT_SQ_TIMER_GRACE].name = "req_timer_grace",
-	[SROCE_CNT_UD_RX_ERRORS].name = "ud_rx_errors",
 	[CORE(sent[SROCE_RESP_ACK])].name = "resp_ack",
 	[CORE(sent[SROCE_RESP_NAK])].name = "resp_nak",
 	[CORE(sent[SROCE_RESP_RNR_NAK])].name = "resp_rnr_nak",

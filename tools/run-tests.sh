@@ -233,7 +233,8 @@ debug_modules() {
 #          then, once the debug kernel is there, the other host stages;
 #          all at nice 19;
 #   stock  each Debian kernel's stages: its shared pair boot, once dkms
-#          has its modules (build/dkms/.ready), beside the debug
+#          has its modules (build/dkms/.ready) and the debug kernel is
+#          built (a cold build takes both cores), beside the debug
 #          kernel's boot, whose guests leave about a third of each core
 #          idle (they wait on each other, and on their tools' start);
 #   main   the debug kernel (a step), its modules, KUnit and shared pair
@@ -284,8 +285,13 @@ run_rows() {
 			[ "$name" != dkms ] || touch "$dkms_done"
 			continue
 		fi
-		# A Debian kernel's stages load what dkms built.
-		case $kernel in - | debug) ;; *) wait_for "$top/build/dkms/.ready" "$dkms_done" ;; esac
+		# A Debian kernel's stages load what dkms built, and do not boot
+		# beside a cold build of the debug kernel: it takes both cores,
+		# and it is on the critical path (the debug boot waits for it).
+		case $kernel in
+		- | debug) ;;
+		*) wait_for "$top/build/dkms/.ready" "$dkms_done"; wait_for "$kernel_done" ;;
+		esac
 		[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
 		if [ "$boot" != pair ]; then
 			stage "$name" bash -c "$cmd"

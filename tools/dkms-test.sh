@@ -56,10 +56,12 @@ mkdir -p "$out"
 ready() { touch "$out/.ready"; }
 trap ready EXIT
 
-# A clean slate: no sroce from an earlier run.
+# A clean slate: no sroce from an earlier run, even one stopped part-way
+# through an install (its DKMS tree can then lack the dkms.conf that
+# dkms remove needs, and every later build fails on it).
 dpkg --purge sroce-dkms >/dev/null 2>&1
 dkms remove "sroce/$ver" --all >/dev/null 2>&1
-rm -rf "/usr/src/sroce-$ver"
+rm -rf "/usr/src/sroce-$ver" /var/lib/dkms/sroce
 
 alias_of() {	# alias_of ROOT KVER: the module rdma-link-sroce resolves to
 	sed -n 's/^alias rdma-link-sroce \(.*\)$/\1/p' "$1/lib/modules/$2/modules.alias" 2>/dev/null

@@ -66,7 +66,7 @@ ktap-check       -      host  python3 tools/ktap_test.py
 stock-build      -      host  tools/check-stock-build.sh
 guards           debug  host  tools/check-guards.sh
 style            -      host  make -s style
-kunit-debug      debug  -     tools/testvm/kunit.sh debug
+kunit-debug      debug  pair  tools/testvm/kunit.sh debug
 group-selftest   debug  pair  tools/testvm/group-selftest.sh debug
 stall-selftest   debug  pair  tools/testvm/stall-selftest.sh debug
 device           debug  pair  tools/testvm/device-test.sh debug

@@ -158,8 +158,11 @@ def durations(log):
 def split_console(log, names):
     """{name: (lines, rc or None)}: each booking's slice of the console LOG,
     from after the previous booking's end marker to its own."""
-    with open(log, "rb") as f:
-        lines = [raw.decode("utf-8", "replace").rstrip("\r\n") for raw in f]
+    return split_lines(vmboot.read_lines(log), names)
+
+
+def split_lines(lines, names):
+    """split_console's slices of a console's LINES."""
     ends = {}
     for i, line in enumerate(lines):
         m = END_RX.search(line)
@@ -180,6 +183,108 @@ def split_console(log, names):
     return out
 
 
+# The boot's closing kmemleak scan (group-guest.sh), one VM's.
+LEAKSCAN_BEGIN = "SROCE-LEAKSCAN-BEGIN"
+LEAKSCAN_END = "SROCE-LEAKSCAN-END"
+LEAKSCAN_T_RX = re.compile(r"SROCE-LEAKSCAN t=([0-9]+(?:\.[0-9]+)?)")
+LEAKCHECK_RX = re.compile(r"^(\s*)SROCE-LEAKCHECK ([0-9]+) (.*)$")
+LEAK_RX = re.compile(r"unreferenced object 0x[0-9a-f]+")
+AGE_RX = re.compile(r"\(age ([0-9]+\.[0-9]+)s\)")
+BEGIN_RX = re.compile(r"SROCE-SUITE-BEGIN ([0-9]{2}) t=([0-9.]+)")
+NEW_LEAKS_RX = re.compile(r"kmemleak: [0-9]+ new suspected")
+
+
+class LeakScan:
+    """One VM's closing kmemleak scan: done (both markers and the uptime
+    seen), t (the uptime the report was read at), records (each reported
+    object's lines) and other (the section's other lines: kernel messages)."""
+
+    def __init__(self):
+        self.done = False
+        self.t = None
+        self.records = []
+        self.other = []
+
+
+def take_leak_scan(lines):
+    """(LINES without the closing scan's section, its LeakScan or None)."""
+    try:
+        start = next(i for i, line in enumerate(lines) if line.endswith(LEAKSCAN_BEGIN))
+    except StopIteration:
+        return lines, None
+    scan = LeakScan()
+    end = len(lines)
+    record = None
+    for i in range(start + 1, len(lines)):
+        line = lines[i]
+        if line.endswith(LEAKSCAN_END):
+            end = i + 1
+            scan.done = scan.t is not None
+            break
+        m = LEAKSCAN_T_RX.search(line)
+        if m and scan.t is None:
+            scan.t = float(m.group(1))
+        elif LEAK_RX.search(line):
+            record = [line]
+            scan.records.append(record)
+        elif record is not None and line.startswith(" "):
+            record.append(line)
+        else:
+            record = None
+            scan.other.append(line)
+    if scan.records:
+        # The kernel's count of them: the records say it, run by run.
+        scan.other = [x for x in scan.other if not NEW_LEAKS_RX.search(x)]
+    return lines[:start] + lines[end:], scan
+
+
+def attribute_leaks(lines, scan, names):
+    """{name: [record lines]}: each object of SCAN to the run that allocated
+    it, by its age at SCAN.t and the runs' begin uptimes in LINES: the last
+    run (of NAMES) begun by then, else the first (the boot is its slice's).
+    An object whose allocation time can't be told goes to the last run."""
+    begins = []
+    for line in lines:
+        m = BEGIN_RX.search(line)
+        if m and m.group(1) in names:
+            begins.append((float(m.group(2)), m.group(1)))
+    out = {}
+    for record in scan.records:
+        owner = names[-1]
+        age = next((AGE_RX.search(x) for x in record if AGE_RX.search(x)), None)
+        if age and scan.t is not None:
+            born = scan.t - float(age.group(1))
+            owner = names[0]
+            for t, name in begins:
+                if t <= born:
+                    owner = name
+        out.setdefault(owner, []).extend(record)
+    return out
+
+
+def resolve_leak_checks(lines, scan, leaks):
+    """LINES with each "SROCE-LEAKCHECK N DESC" placeholder (guest-lib.sh's
+    leak_check) made "ok N DESC" if SCAN completed and LEAKS (this run's
+    objects) is empty, else "not ok N DESC"."""
+    out = []
+    for line in lines:
+        m = LEAKCHECK_RX.match(line)
+        if not m:
+            out.append(line)
+            continue
+        indent, n, desc = m.groups()
+        if scan is None or not scan.done:
+            out.append(f"{indent}not ok {n} {desc}")
+            out.append(f"{indent}# the boot's closing kmemleak scan did not complete")
+        elif leaks:
+            out.append(f"{indent}not ok {n} {desc}")
+            out.append(f"{indent}# kmemleak: {sum(1 for x in leaks if LEAK_RX.search(x))} "
+                       "object(s) allocated in this run unreferenced (below)")
+        else:
+            out.append(f"{indent}ok {n} {desc}")
+    return out
+
+
 def barrier_frames(pcap, names):
     """{name: the frame number of VM A's last SYN to its barrier port}."""
     ports = {BARRIER_PORT + int(n): n for n in names}
@@ -197,10 +302,21 @@ def split_pcap(pcap, names, dests):
 
 def split(gdir, books):
     names = [n for n, _, _ in books]
-    slices = {}
+    single = {n for n, _, meta in books if meta.get("single") == "1"}
+    slices, scans, leaks, extra = {}, {}, {}, {}
     for side in ("a", "b"):
         log = os.path.join(gdir, f"{side}.log")
-        slices[side] = split_console(log, names) if os.path.exists(log) else {}
+        slices[side], scans[side], leaks[side], extra[side] = {}, None, {}, {}
+        if not os.path.exists(log):
+            continue
+        lines, scans[side] = take_leak_scan(vmboot.read_lines(log))
+        slices[side] = split_lines(lines, names)
+        mine = [n for n in names if side == "a" or n not in single]
+        if scans[side] is not None and mine:
+            leaks[side] = attribute_leaks(lines, scans[side], mine)
+            # The rest of the section (a kernel message during the scan)
+            # goes with the last run, as the console's end does.
+            extra[side] = {mine[-1]: scans[side].other}
     dests = {}
     for name, _, meta in books:
         out = meta["out"]
@@ -209,6 +325,9 @@ def split(gdir, books):
             if side == "b" and meta.get("single") == "1":
                 continue
             lines, rc = slices[side].get(name, ([], None))
+            mine = leaks[side].get(name, [])
+            lines = (resolve_leak_checks(lines, scans[side], mine) + mine
+                     + extra[side].get(name, []))
             with open(os.path.join(out, f"{side}.log"), "w") as f:
                 for line in lines:
                     f.write(line + "\n")

@@ -117,6 +117,110 @@ class Split(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "b.log")))
 
 
+def leak(addr, age):
+    return [f"unreferenced object 0x{addr} (size 64):",
+            f'  comm "insmod", pid 90, jiffies 4294{addr[-5:]} (age {age}s)',
+            "  backtrace:", "    [<00000000a1b2c3d4>] kmalloc_trace+0x26/0x60"]
+
+
+class Leaks(unittest.TestCase):
+    """The boot's closing kmemleak scan, given back run by run."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.gdir = os.path.join(self.tmp, "g")
+        os.makedirs(self.gdir)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def boot(self, a, b=None, single=()):
+        for n in ("00", "01", "02"):
+            write_booking(self.gdir, n, single="1" if n in single else "0")
+        for side, text in (("a", a), ("b", b)):
+            if text is not None:
+                with open(os.path.join(self.gdir, f"{side}.log"), "w") as f:
+                    f.write(console(*text))
+        books = group.bookings(self.gdir)
+        group.split(self.gdir, books)
+        out = {}
+        for n, _, meta in books:
+            for side in ("a", "b"):
+                p = os.path.join(meta["out"], f"{side}.log")
+                if os.path.exists(p):
+                    with open(p) as f:
+                        out[n + side] = f.read().splitlines()
+        return out
+
+    def clean(self, lines):
+        p = os.path.join(self.tmp, "x.log")
+        with open(p, "w") as f:
+            f.write(console(*lines))
+        return subprocess.run([os.path.join(HERE, "check-console.sh"), p],
+                              stderr=subprocess.DEVNULL).returncode == 0
+
+    RUNS = ["SROCE-SUITE-BEGIN 00 t=10.0", "ok 1 x", "SROCE-LEAKCHECK 2 kmemleak reports nothing",
+            "1..2", "SROCE-SUITE-END 00 rc=0 t=90.0",
+            "SROCE-SUITE-BEGIN 01 t=100.0", "    SROCE-LEAKCHECK 7 kmemleak, nested",
+            "SROCE-SUITE-END 01 rc=0 t=190.0",
+            "SROCE-SUITE-BEGIN 02 t=200.0", "SROCE-SUITE-END 02 rc=0 t=290.0"]
+
+    def test_each_object_fails_the_run_that_allocated_it(self):
+        scan = (["SROCE-LEAKSCAN-BEGIN",
+                 "[  330.1] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)",
+                 "SROCE-LEAKSCAN t=340.5"]
+                + leak("ffff888003a5c000", "290.250")	# born at 50.25 s: run 00
+                + leak("ffff888003a5d000", "90.500")	# 250 s: run 02, which has no check
+                + ["SROCE-LEAKSCAN-END", "reboot: Power down"])
+        out = self.boot(self.RUNS + scan)
+        self.assertIn("not ok 2 kmemleak reports nothing", out["00a"])
+        self.assertIn("unreferenced object 0xffff888003a5c000 (size 64):", out["00a"])
+        self.assertNotIn("unreferenced object 0xffff888003a5d000 (size 64):", out["00a"])
+        self.assertIn("    ok 7 kmemleak, nested", out["01a"])
+        self.assertIn("unreferenced object 0xffff888003a5d000 (size 64):", out["02a"])
+        self.assertIn("reboot: Power down", out["02a"])
+        # The console check fails the two runs that leaked, and only them;
+        # the kernel's "new suspected" count is in no run's slice.
+        self.assertEqual([self.clean(out[n]) for n in ("00a", "01a", "02a")],
+                         [False, True, False])
+        self.assertFalse(any("new suspected" in x for v in out.values() for x in v))
+        self.assertFalse(any("SROCE-LEAK" in x for v in out.values() for x in v))
+
+    def test_a_clean_scan_passes_every_check(self):
+        out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.5",
+                                     "SROCE-LEAKSCAN-END"])
+        self.assertIn("ok 2 kmemleak reports nothing", out["00a"])
+        self.assertIn("    ok 7 kmemleak, nested", out["01a"])
+        self.assertTrue(all(self.clean(v) for v in out.values()))
+
+    def test_a_scan_that_never_completed_fails_the_checks(self):
+        for tail in ([], ["SROCE-LEAKSCAN-BEGIN", "Kernel panic - not syncing"],
+                     ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN-END"]):
+            shutil.rmtree(self.gdir)
+            os.makedirs(self.gdir)
+            out = self.boot(self.RUNS + tail)
+            self.assertIn("not ok 2 kmemleak reports nothing", out["00a"], tail)
+            self.assertIn("    not ok 7 kmemleak, nested", out["01a"], tail)
+        # What the section held is not lost: the panic fails the last run.
+        self.assertTrue(self.clean(out["02a"]))
+        shutil.rmtree(self.gdir)
+        os.makedirs(self.gdir)
+        out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "Kernel panic - not syncing"])
+        self.assertFalse(self.clean(out["02a"]))
+
+    def test_vm_b_skips_a_single_vm_run(self):
+        # VM B idles through run 01 (VM A's alone): what it allocated then
+        # is the run before's.
+        b = [x for x in self.RUNS if "LEAKCHECK" not in x] + [
+            "SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=300.0"] + leak("ffff888003a5e000", "150.0") + [
+            "SROCE-LEAKSCAN-END"]
+        out = self.boot(self.RUNS, b, single=("01",))
+        self.assertNotIn("01b", out)
+        self.assertIn("unreferenced object 0xffff888003a5e000 (size 64):", out["00b"])
+        self.assertEqual(group.attribute_leaks(b, group.take_leak_scan(b)[1], ["00", "01", "02"]),
+                         {"01": leak("ffff888003a5e000", "150.0")})
+
+
 class Plan(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

@@ -165,3 +165,43 @@ dump_stats() {
 	head -n1 /proc/stat	# "cpu user nice system idle iowait irq softirq steal ..."
 	echo "SROCE-STATS-END $1"
 }
+
+# kmemleak reports an object once two scans in a row found no reference to
+# it (the first only records its checksum), and a scan of the KASAN kernel
+# takes about 15 s a GiB of guest memory under TCG.  A run booted on its
+# own scans twice where it checks; in a shared boot (group-guest.sh exports
+# SROCE_GROUP=1) the boot scans twice at its end instead, once for all its
+# runs, and tools/testvm/group.py gives each run the objects allocated
+# while it ran (from their ages in the report).
+#
+# leak_scan: scan twice and print the report (nothing in a shared boot).
+# leak_check DESC: the KTAP check that kmemleak reports nothing: a skip
+#   without kmemleak; in a shared boot a placeholder "SROCE-LEAKCHECK N
+#   DESC" that group.py turns into "ok N DESC" or "not ok N DESC".
+KMEMLEAK=/sys/kernel/debug/kmemleak
+have_kmemleak() {
+	[ -e $KMEMLEAK ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -e $KMEMLEAK ]
+}
+leak_scan() {
+	have_kmemleak || return 0
+	[ "${SROCE_GROUP:-}" != 1 ] || return 0
+	echo scan >$KMEMLEAK
+	sleep 2
+	echo scan >$KMEMLEAK
+	cat $KMEMLEAK
+}
+leak_check() {
+	if ! have_kmemleak; then
+		ktap_skip "$1" "this kernel has no CONFIG_DEBUG_KMEMLEAK"
+		return 0
+	fi
+	if [ "${SROCE_GROUP:-}" = 1 ]; then
+		echo deferred >>"$KTAP_STATE"
+		echo "SROCE-LEAKCHECK $(wc -l <"$KTAP_STATE" | tr -d ' ') $(printf %s "$1" | tr '#\n' '_ ')"
+		return 0
+	fi
+	leak_scan
+	! grep -q 'unreferenced object' $KMEMLEAK
+	ktap_check $? "$1"
+}

@@ -63,10 +63,7 @@ while read -r round fam; do
 	n=$((n + 1))
 done < /sroce/kcm-rounds
 unload_provider || fail=1
-if [ -e /sys/kernel/debug/kmemleak ]; then
-	echo scan > /sys/kernel/debug/kmemleak; sleep 2; echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
-fi
+leak_check "kmemleak reports nothing after the unload" || fail=1
 ktap_end
 echo "kcm-guest: done, fail=$fail"
 exit $fail

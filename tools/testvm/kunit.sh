@@ -4,8 +4,10 @@
 #   tools/testvm/kunit.sh normal|debug
 #
 # Builds (or reuses) the kernel, builds sroce.ko and sroce_kunit.ko
-# against it, boots it with both modules loaded, collects the suites' KTAP
-# results from debugfs, and has the kernel tree's kunit.py parse them.
+# against it, boots it (one VM: run-pair.sh -1, so that make test books
+# the run into the kernel's shared boot), loads both modules, collects the
+# suites' KTAP from the kernel log, and has the kernel tree's kunit.py
+# parse it.
 # Fails on any failed case, on any case of tools/case-manifest.c or of
 # the loopback suite that did not run, and on any kernel report in the
 # console.  Writes build/<flavour>/kunit.ktap and prints a KTAP document
@@ -28,15 +30,15 @@ mod=${SROCE_BUILD:-$out}
 make -s -C "$top" module-for KDIR="$kdir" BUILD="$mod" >&2
 src=$(readlink -f "$kdir/source")
 
-log=$out/kunit-console.log
-# sroce.ko needs ib_core and the UDP tunnel modules: install both modules
-# with the kernel's, so that modprobe resolves the dependencies.
-base=$("$here/mkinitramfs.sh" | tail -n1)
-mods=$("$here/modroot.sh" "$kdir" "$mod/sroce.ko" "$mod/sroce_kunit.ko" | tail -n1)
-cat "$base" "$mods" >"$out/initrd.cpio.gz"
+# sroce.ko installed with the kernel's modules (modprobe resolves ib_core
+# and the UDP tunnel), sroce_kunit.ko in /sroce.
 rc=0
-"$here/run-vm.sh" -k "$kdir" -s "$here/kunit-guest.sh" -t 600 -l "$log" \
-	-i "$out/initrd.cpio.gz" || rc=$?
+"$here/run-pair.sh" -1 -A "$here/kunit-guest.sh" -o "$out/kunit-vm" -k "$flavour" \
+	-M "$mod/sroce.ko" -f "$mod/sroce_kunit.ko" -t 600 || rc=$?
+# Booked into a shared boot: judged at the replay.
+[ "${SROCE_GROUP_PHASE:-}" != book ] || exit 0
+log=$out/kunit-vm/a.log
+touch "$log"
 
 # The suites' KTAP from the guest's kernel log: everything after the
 # first suite header, under one top-level header for kunit.py.
@@ -119,7 +121,7 @@ grep -aE '^ *not ok ' "$out/kunit.ktap" | sed -E 's/^ *not ok [0-9]+ //' |
 [ $rc -eq 0 ] || echo "kunit-$flavour: VM run failed (rc=$rc), see $log" >&2
 [ $parse_rc -eq 0 ] || echo "kunit-$flavour: kunit.py parse failed, see $out/kunit-parse.txt" >&2
 {
-	ktap_check $rc "the VM run ended cleanly (run-vm.sh)"
+	ktap_check $rc "the VM run ended cleanly (run-pair.sh)"
 	ktap_check $parse_rc "kunit.py parses the run's KTAP"
 	ktap_end || true
 } >>"$doc"

@@ -205,14 +205,7 @@ else
 fi
 [ -e /tmp/del.rc ] && wait
 if rmmod sroce; then ok "armed: rmmod sroce"; else bad "armed: rmmod sroce"; fi
-if [ -e /sys/kernel/debug/kmemleak ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null && [ -e /sys/kernel/debug/kmemleak ]; then
-	echo scan >/sys/kernel/debug/kmemleak; sleep 2; echo scan >/sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
-	if grep -q unreferenced /sys/kernel/debug/kmemleak; then bad "kmemleak reports leaks"
-	else ok "kmemleak reports nothing after the unload"; fi
-else
-	ktap_skip "kmemleak scan" "this kernel has no CONFIG_DEBUG_KMEMLEAK"
-fi
+leak_check "kmemleak reports nothing after the unload" || fail=1
 ktap_end
 echo "req-errors: done, fail=$fail"
 exit $fail

@@ -134,6 +134,8 @@ class QemuCmd(unittest.TestCase):
         self.assertEqual(self.opt(cmd, "-machine"), "q35")
         self.assertEqual(self.opt(cmd, "-smp"), "1")
         self.assertEqual(self.opt(cmd, "-m"), "1536")
+        # QEMU 7.2's CMPXCHG16B leaks stale flags (vmboot.CPU): no CX16.
+        self.assertEqual(self.opt(cmd, "-cpu").split(","), ["max", "cx16=off"])
         self.assertEqual(self.opt(cmd, "-kernel"), "/k/bz")
         self.assertEqual(self.opt(cmd, "-initrd"), "/i.gz")
         self.assertEqual(self.opt(cmd, "-serial"), "file:/l.log")

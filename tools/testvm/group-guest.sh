@@ -15,11 +15,13 @@
 
 # reset: no process of an earlier run left (they are init's orphans now,
 # besides the timeout that runs this script), no RDMA link, no provider or
-# test module loaded, no qdisc, tracing off, eth0 bound, up, at MTU 1500,
-# with its addresses.
+# test module loaded, no netem qdisc, tracing off, eth0 bound, up, at MTU
+# 1500, with its addresses.  A program is started only where something is
+# to be undone, or to read what only it can tell (the qdisc, the
+# addresses): under TCG a fork and exec of the KASAN kernel costs 0.1-0.2 s
+# (ld.so, the binary's pages), and the reset runs before every run.
 reset() {
-	# The shell's own read, not a sed per process: under TCG a fork and
-	# exec of the KASAN kernel costs tens of ms, and a VM has a hundred
+	# The shell's own read, not a sed per process: a VM has a hundred
 	# processes (kernel threads included).
 	for p in /proc/[0-9]*; do
 		pid=${p##*/}
@@ -31,11 +33,15 @@ reset() {
 		done 2>/dev/null <"$p/status"
 		[ "$pp" = 1 ] && kill -9 "$pid" 2>/dev/null
 	done
-	for l in $(rdma link show 2>/dev/null | sed -n 's/^link \([^/]*\)\/.*/\1/p' | sort -u); do
-		rdma link delete "$l" || echo "group-guest: cannot delete RDMA link $l"
+	# Every RDMA device here is a link's (no hardware).
+	for d in /sys/class/infiniband/*; do
+		[ -e "$d" ] || continue
+		rdma link delete "${d##*/}" || echo "group-guest: cannot delete RDMA link ${d##*/}"
 	done
-	for m in sroce_kcm sroce_kverbs sroce rdma_rxe; do
-		grep -q "^$m " /proc/modules || continue
+	loaded=" "
+	while read -r m _; do loaded="$loaded$m "; done </proc/modules
+	for m in sroce_kunit sroce_kcm sroce_kverbs sroce rdma_rxe; do
+		case $loaded in *" $m "*) ;; *) continue ;; esac
 		rmmod "$m" || echo "group-guest: cannot unload $m"
 	done
 	if [ -d /sys/kernel/debug/tracing ]; then
@@ -51,16 +57,27 @@ reset() {
 	fi
 	# Not busybox's tc applet (the shell prefers it), which leaves a
 	# netem qdisc in place: rc's last lossy round's 5% loss then reached
-	# every later run.
-	/usr/sbin/tc qdisc del dev eth0 root 2>/dev/null
-	if /usr/sbin/tc qdisc show dev eth0 | grep -q netem; then
-		echo "group-guest: cannot take the netem qdisc off eth0"
-		reset_failed=1
+	# every later run.  netem is the only qdisc a run adds.
+	case $(/usr/sbin/tc qdisc show dev eth0) in
+	*netem*)
+		/usr/sbin/tc qdisc del dev eth0 root 2>/dev/null
+		case $(/usr/sbin/tc qdisc show dev eth0) in
+		*netem*)
+			echo "group-guest: cannot take the netem qdisc off eth0"
+			reset_failed=1
+			;;
+		esac
+		;;
+	esac
+	read -r mtu </sys/class/net/eth0/mtu
+	read -r flags </sys/class/net/eth0/flags
+	# IFF_UP is bit 0 of the flags (hex).
+	if [ "$mtu" != 1500 ] || [ $((flags & 1)) = 0 ]; then
+		$IP link set eth0 mtu 1500 up
 	fi
-	$IP link set eth0 mtu 1500
-	$IP link set eth0 up
-	$IP addr add "$MY_IP/24" dev eth0 2>/dev/null
-	$IP -6 addr add "$MY_IP6/64" dev eth0 nodad 2>/dev/null
+	addrs=$($IP addr show dev eth0)
+	case $addrs in *" $MY_IP/24 "*) ;; *) $IP addr add "$MY_IP/24" dev eth0 ;; esac
+	case $addrs in *" $MY_IP6/64 "*) ;; *) $IP -6 addr add "$MY_IP6/64" dev eth0 nodad ;; esac
 }
 
 # barrier N WAIT: both VMs here for run N, each waiting at most WAIT s.

@@ -8,7 +8,6 @@ capture split at the barriers (a pcap written here, read by tshark).
 """
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import group  # noqa: E402
+import pcapslice_test  # noqa: E402
 
 
 def write_booking(gdir, name, **meta):
@@ -281,19 +281,13 @@ class Plan(unittest.TestCase):
 
 
 def frame(src, dst, dport, syn=True):
-    """An Ethernet/IPv4/TCP frame, SYN (or ACK) from src to dst:dport."""
-    tcp = struct.pack("!HHIIBBHHH", 40000, dport, 1, 0, 5 << 4, 0x02 if syn else 0x10, 1024, 0, 0)
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 1, 0, 64, 6, 0,
-                     bytes(map(int, src.split("."))), bytes(map(int, dst.split("."))))
-    return b"\x52\x54\x00\x5e\x00\x0b\x52\x54\x00\x5e\x00\x0a\x08\x00" + ip + tcp
+    """An Ethernet/IPv4/TCP frame, SYN (or ACK) from src to dst:dport
+    (pcapslice_test.py's frames and captures)."""
+    return pcapslice_test.ipv4_tcp(bytes(map(int, src.split("."))), bytes(map(int, dst.split("."))),
+                                   dport, 0x02 if syn else 0x10)
 
 
-def write_pcap(path, frames):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for i, fr in enumerate(frames):
-            f.write(struct.pack("<IIII", i, 0, len(fr), len(fr)))
-            f.write(fr)
+write_pcap = pcapslice_test.write_pcap
 
 
 def count(path):

@@ -20,6 +20,7 @@
 #include "cases/read.h"
 #include "cases/credits.h"
 #include "cases/encoding.h"
+#include "cases/suites.h"
 
 SROCE_IMPORT_NS_KUNIT();
 
@@ -53,13 +54,9 @@ static void run_case(struct kunit *test)
 	sroce_case_run(c, new_ws(test), &chk);
 }
 
-KUNIT_ARRAY_PARAM(walk, sroce_cases_walk, case_desc);
-KUNIT_ARRAY_PARAM(coalesce, sroce_cases_coalesce, case_desc);
-KUNIT_ARRAY_PARAM(duplicates, sroce_cases_duplicates, case_desc);
-KUNIT_ARRAY_PARAM(nak_latch, sroce_cases_nak_latch, case_desc);
-KUNIT_ARRAY_PARAM(read, sroce_cases_read, case_desc);
-KUNIT_ARRAY_PARAM(credits, sroce_cases_credits, case_desc);
-KUNIT_ARRAY_PARAM(encoding, sroce_cases_encoding, case_desc);
+/* Every responder walk table of the registry: <name>_gen_params. */
+#define WALK_PARAMS(suite, name, table) KUNIT_ARRAY_PARAM(name, table, case_desc)
+SROCE_WALK_TABLES(WALK_PARAMS)
 
 static void credit_desc(const struct sroce_credit_case *c, char *desc)
 {

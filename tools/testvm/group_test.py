@@ -168,7 +168,7 @@ class Leaks(unittest.TestCase):
     def test_each_object_fails_the_run_that_allocated_it(self):
         scan = (["SROCE-LEAKSCAN-BEGIN",
                  "[  330.1] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)",
-                 "SROCE-LEAKSCAN t=340.5"]
+                 "SROCE-LEAKSCAN t=340.0-341.0 n=2"]
                 + leak("ffff888003a5c000", "290.250")	# born at 50.25 s: run 00
                 + leak("ffff888003a5d000", "90.500")	# 250 s: run 02, which has no check
                 + ["SROCE-LEAKSCAN-END", "reboot: Power down"])
@@ -187,7 +187,7 @@ class Leaks(unittest.TestCase):
         self.assertFalse(any("SROCE-LEAK" in x for v in out.values() for x in v))
 
     def test_a_clean_scan_passes_every_check(self):
-        out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.5",
+        out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.5-340.6 n=0",
                                      "SROCE-LEAKSCAN-END"])
         self.assertIn("ok 2 kmemleak reports nothing", out["00a"])
         self.assertIn("    ok 7 kmemleak, nested", out["01a"])
@@ -208,11 +208,56 @@ class Leaks(unittest.TestCase):
         out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "Kernel panic - not syncing"])
         self.assertFalse(self.clean(out["02a"]))
 
+    def test_a_record_the_guest_counted_but_nobody_read_fails_the_checks(self):
+        # A kernel message split the first line of a record: 2 counted, 1 read.
+        scan = (["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.0-341.0 n=2"]
+                + leak("ffff888003a5c000", "290.250")
+                + ["unreferenced obj[  341.2] virtio_net virtio0 eth0: x", "ect 0xffff888003a5d000",
+                   "SROCE-LEAKSCAN-END"])
+        out = self.boot(self.RUNS + scan)
+        self.assertIn("not ok 2 kmemleak reports nothing", out["00a"])
+        self.assertIn("    not ok 7 kmemleak, nested", out["01a"])
+
+    def test_a_run_that_only_prints_the_report_is_failed_without_a_scan(self):
+        runs = [x.replace("SROCE-LEAKCHECK 2 kmemleak reports nothing", "SROCE-LEAKSCAN-DEFERRED")
+                for x in self.RUNS]
+        out = self.boot(runs + ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.5-340.6 n=0",
+                                "SROCE-LEAKSCAN-END"])
+        self.assertTrue(self.clean(out["00a"]))
+        self.assertFalse(any("SROCE-LEAK" in x for x in out["00a"]))
+        shutil.rmtree(self.gdir)
+        os.makedirs(self.gdir)
+        out = self.boot(runs)
+        self.assertIn(group.NO_SCAN, out["00a"])
+        self.assertFalse(self.clean(out["00a"]))
+
+    def test_an_object_of_no_age_fails_the_last_run_and_says_why(self):
+        rec = [x for x in leak("ffff888003a5c000", "1.0") if "age" not in x]
+        out = self.boot(self.RUNS + ["SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=340.0-341.0 n=1"]
+                        + rec + ["SROCE-LEAKSCAN-END"])
+        self.assertIn(rec[0], out["02a"])
+        self.assertTrue(any("age is not in the report" in x for x in out["02a"]))
+        self.assertFalse(self.clean(out["02a"]))
+
+    def test_vm_bs_console_in_a_single_vm_run_is_judged_with_its_next_run(self):
+        # Run 00 is VM A's alone (KUnit, first in the debug boot): VM B's
+        # boot and first reset, and a report in them, are run 01's on B.
+        b = ["Linux version 6.1", "WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x0/0x1",
+             "SROCE-SUITE-BEGIN 00 t=10.0", "SROCE-SUITE-END 00 rc=0 t=10.1",
+             "SROCE-SUITE-BEGIN 01 t=100.0", "SROCE-SUITE-END 01 rc=0 t=190.0",
+             "SROCE-SUITE-BEGIN 02 t=200.0", "SROCE-SUITE-END 02 rc=0 t=290.0"]
+        out = self.boot(self.RUNS, b, single=("00",))
+        self.assertNotIn("00b", out)
+        self.assertIn("Linux version 6.1", out["01b"])
+        self.assertFalse(self.clean(out["01b"]))
+        self.assertTrue(self.clean(out["02b"]))
+        self.assertTrue(out["01b"][-1] == "SROCE-RESULT rc=0")
+
     def test_vm_b_skips_a_single_vm_run(self):
         # VM B idles through run 01 (VM A's alone): what it allocated then
         # is the run before's.
         b = [x for x in self.RUNS if "LEAKCHECK" not in x] + [
-            "SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=300.0"] + leak("ffff888003a5e000", "150.0") + [
+            "SROCE-LEAKSCAN-BEGIN", "SROCE-LEAKSCAN t=300.0-300.0 n=1"] + leak("ffff888003a5e000", "150.0") + [
             "SROCE-LEAKSCAN-END"]
         out = self.boot(self.RUNS, b, single=("01",))
         self.assertNotIn("01b", out)

@@ -47,6 +47,7 @@ PLANTED = {
     "general protection fault": "general protection fault, probably for non-canonical address",
     "Call Trace:": " Call Trace:",
     "kmemleak: .*new suspected": "kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)",
+    "kmemleak: no scan": "kmemleak: no scan: the boot's closing leak scan did not complete",
 }
 # And the first lines of the reports as the debug kernel prints them.
 REPORTS = list(PLANTED.values()) + [

@@ -33,10 +33,11 @@ reset() {
 		done 2>/dev/null <"$p/status"
 		[ "$pp" = 1 ] && kill -9 "$pid" 2>/dev/null
 	done
-	# Every RDMA device here is a link's (no hardware).
-	for d in /sys/class/infiniband/*; do
-		[ -e "$d" ] || continue
-		rdma link delete "${d##*/}" || echo "group-guest: cannot delete RDMA link ${d##*/}"
+	# Every RDMA device here is a link's (no hardware).  (A function's
+	# variables are the script's: not d, the run's directory below.)
+	for ibdev in /sys/class/infiniband/*; do
+		[ -e "$ibdev" ] || continue
+		rdma link delete "${ibdev##*/}" || echo "group-guest: cannot delete RDMA link ${ibdev##*/}"
 	done
 	loaded=" "
 	while read -r m _; do loaded="$loaded$m "; done </proc/modules

@@ -108,7 +108,7 @@ uptime_s() { read -r up _ </proc/uptime; echo "$up"; }
 # file, each object's age is counted back from them; N objects), then the
 # report.  tools/testvm/group.py gives each run the objects allocated from
 # its begin marker to the next run's.
-km=/sys/kernel/debug/kmemleak
+km=$KMEMLEAK
 [ ! -e $km ] || echo scan=off >$km
 export SROCE_GROUP=1
 
@@ -152,9 +152,7 @@ done
 reset
 if [ -e $km ]; then
 	echo "SROCE-LEAKSCAN-BEGIN"
-	echo scan >$km
-	sleep 2
-	echo scan >$km
+	scan_twice
 	# Into a file first: the kernel counts each age as it prints the
 	# record, and the serial console is slow.
 	t0=$(uptime_s)

@@ -264,7 +264,7 @@ def attribute_leaks(lines, scan, names):
     out = {}
     for record in scan.records:
         owner = names[-1]
-        age = next((AGE_RX.search(x) for x in record if AGE_RX.search(x)), None)
+        age = next(filter(None, map(AGE_RX.search, record)), None)
         if age and scan.t is not None:
             born = scan.t - float(age.group(1))
             owner = names[0]
@@ -284,10 +284,11 @@ def resolve_leak_checks(lines, scan, leaks):
     objects) is empty, else "not ok N DESC"; and each "SROCE-LEAKSCAN-
     DEFERRED" (leak_scan) gone if SCAN completed, else made a line that
     the console check fails the run on (NO_SCAN)."""
+    complete = scan is not None and scan.done
     out = []
     for line in lines:
         if line.endswith(LEAKSCAN_DEFERRED):
-            if scan is None or not scan.done:
+            if not complete:
                 out.append(NO_SCAN)
             continue
         m = LEAKCHECK_RX.match(line)
@@ -295,7 +296,7 @@ def resolve_leak_checks(lines, scan, leaks):
             out.append(line)
             continue
         indent, n, desc = m.groups()
-        if scan is None or not scan.done:
+        if not complete:
             out.append(f"{indent}not ok {n} {desc}")
             out.append(f"{indent}# the boot's closing kmemleak scan did not complete")
         elif leaks:
@@ -349,8 +350,8 @@ def split(gdir, books):
             if side == "b" and meta.get("single") == "1":
                 continue
             lines, rc = slices[side].get(name, ([], None))
-            mine = leaks[side].get(name, [])
-            lines = (resolve_leak_checks(lines, scans[side], mine) + mine
+            objs = leaks[side].get(name, [])
+            lines = (resolve_leak_checks(lines, scans[side], objs) + objs
                      + extra[side].get(name, []))
             with open(os.path.join(out, f"{side}.log"), "w") as f:
                 for line in lines:

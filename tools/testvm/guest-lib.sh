@@ -182,10 +182,17 @@ dump_stats() {
 #   too): a skip without kmemleak; in a shared boot a placeholder
 #   "SROCE-LEAKCHECK N DESC" that group.py turns into "ok N DESC" or "not
 #   ok N DESC".
+# scan_twice: the two scans after which the report holds every object
+#   unreferenced since before the first (group-guest.sh's closing scan too).
 KMEMLEAK=/sys/kernel/debug/kmemleak
 have_kmemleak() {
 	[ -e $KMEMLEAK ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 	[ -e $KMEMLEAK ]
+}
+scan_twice() {
+	echo scan >$KMEMLEAK
+	sleep 2
+	echo scan >$KMEMLEAK
 }
 leak_scan() {
 	have_kmemleak || return 0
@@ -193,9 +200,7 @@ leak_scan() {
 		echo "SROCE-LEAKSCAN-DEFERRED"
 		return 0
 	fi
-	echo scan >$KMEMLEAK
-	sleep 2
-	echo scan >$KMEMLEAK
+	scan_twice
 	cat $KMEMLEAK
 }
 leak_check() {
@@ -204,8 +209,8 @@ leak_check() {
 		return 0
 	fi
 	if [ "${SROCE_GROUP:-}" = 1 ]; then
-		echo deferred >>"$KTAP_STATE"
-		echo "SROCE-LEAKCHECK $(wc -l <"$KTAP_STATE" | tr -d ' ') $(printf %s "$1" | tr '#\n' '_ ')"
+		# Numbered as a result: "SROCE-LEAKCHECK N DESC".
+		ktap_result SROCE-LEAKCHECK "$1"
 		return 0
 	fi
 	leak_scan

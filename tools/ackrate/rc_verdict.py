@@ -26,6 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import stalls as ST  # noqa: E402
 import trace_episodes as TE  # noqa: E402
 
 # Workloads where VM B sends requests too: analyze.py takes them for
@@ -91,6 +92,33 @@ def check_results(plan, a_lines, b_lines):
     return out
 
 
+def check_stalls(lines):
+    """SROCE-STALL lines of one console (tools/testvm/stallmon.c, which
+    rc-guest.sh runs) -> {id: longest stall in ms}: a stall belongs to the
+    check whose "RC-CHECK ID" line came last before it (stallmon prints a
+    stall when the VM runs again, after it)."""
+    out, cur = {}, None
+    for ln in lines:
+        f = ln.split()
+        if len(f) >= 2 and f[0] == "RC-CHECK":
+            cur = f[1]
+            continue
+        m = ST.STALL.match(ln.rstrip("\r\n"))
+        if m and cur is not None:
+            out[cur] = max(out.get(cur, 0), int(m.group(1)))
+    return out
+
+
+def run_stalls(a_lines, b_lines):
+    """{id: (longest stall in ms, side)} over both VMs' consoles."""
+    out = {}
+    for side, lines in (("a", a_lines), ("b", b_lines)):
+        for cid, ms in check_stalls(lines).items():
+            if ms > out.get(cid, (0, ""))[0]:
+                out[cid] = (ms, side)
+    return out
+
+
 def capture_workloads(plan):
     """analyze.py's workloads: the two-VM RC checks, with their control port."""
     return [f"{c['id']}/{c['round']}/{c['pair']}/{c['label']} {c['tool']} {c['size']} "
@@ -112,21 +140,22 @@ def checked_rounds(rounds_lines):
 
 
 def new_group():
-    return {"req": 0, "dup": 0, "viol": 0, "first": None, "atomics": 0, "atomic_acks": 0,
+    return {"req": 0, "dup": 0, "stalled_dup": 0, "stalled": [], "viol": 0, "first": None, "atomics": 0, "atomic_acks": 0,
             "ep": 0, "announced": 0, "by_nak": 0, "by_timer": 0, "announced_by_timer": 0,
             "resend_lost": 0, "ignored": 0, "nak_counts": {}, "tr_missing": 0,
             "b_timer": 0, "b_nak": 0, "b_early": 0, "early_first": None,
             **{"tr_" + k: 0 for k in TR_KEYS}}
 
 
-def capture_verdicts(res, checked, report, traces):
+def capture_verdicts(res, checked, report, traces, stalls=None):
     """analyze.py's workloads (res) -> [(verdict, text)] in order: verdict
     None for an "rc-capture:" line that is information only, True or False
     for a capture check.
 
     checked: the rounds whose order on the wire is checked; report: the
     clean link's retransmissions are reported, not checked; traces:
-    trace_episodes.parse() of VM A's console."""
+    trace_episodes.parse() of VM A's console; stalls: run_stalls() of the
+    consoles (a check where a VM stood still)."""
     out = []
     groups = {}
     for r in res:
@@ -150,6 +179,12 @@ def capture_verdicts(res, checked, report, traces):
         g["dup"] += r["duplicate_requests"]
         for k in ("timer", "nak", "early"):
             g["b_" + k] += r["rexmit_bursts_" + k]
+        ms, side = (stalls or {}).get(cid, (0, ""))
+        if r["duplicate_requests"] and stalled_timeouts(r, ms):
+            # Every burst came after a timeout, in a check where a VM
+            # stood still for most of it: the ACK could not come in time.
+            g["stalled_dup"] += r["duplicate_requests"]
+            g["stalled"].append(f"{label.replace('/', ' ')}: VM {side.upper()} stood still {ms} ms")
         if r["rexmit_early"] and not g["early_first"]:
             g["early_first"] = f"{label}: {r['rexmit_early'][0]}"
         if label.split("/")[0] in ("ib_atomic_bw", "ib_atomic_lat"):
@@ -178,6 +213,16 @@ def capture_verdicts(res, checked, report, traces):
     for (rnd, pair), g in groups.items():
         out += round_verdicts(rnd, pair, g, rnd in checked, report)
     return out
+
+
+def stalled_timeouts(r, stall_ms):
+    """Whether a workload's retransmissions are all timeout bursts (nothing
+    newly acknowledged for 0.9 of the ACK timeout before each: analyze.py)
+    in a check where a VM stood still at least that long, so that its
+    responder could not answer, or its requester not take the answer,
+    before the timer ran out: a busy host, not the requester."""
+    return (r["rexmit_bursts_nak"] == 0 and r["rexmit_bursts_early"] == 0 and
+            r["rexmit_bursts_timer"] > 0 and stall_ms >= 0.9 * ST.QP_TIMEOUT_MS)
 
 
 def depth_verdicts(rnd, pair, label, r):
@@ -259,8 +304,13 @@ def round_verdicts(rnd, pair, g, checked, report):
         # requester let packets wait unrequested (before the AckReq on a
         # pass's last packet, 16 packets of ib_write_bw -q 4 waited out the
         # 67 ms timer behind the other QPs' passes on the debug kernel).
+        # Unless a VM stood still for the timeout in that check
+        # (stalled_timeouts()): those are counted and named, not failed.
         why = f"; first early: {g['early_first']}" if g["early_first"] else ""
-        out.append((g["dup"] == 0 and g["req"] > 0,
+        if g["stalled"]:
+            why += (f"; {g['stalled_dup']} of them after timeouts while a VM stood still "
+                    f"(not counted: {', '.join(g['stalled'][:3])})")
+        out.append((g["dup"] - g["stalled_dup"] == 0 and g["req"] > 0,
                     f"{rnd} {pair} capture no retransmitted PSN ({bursts}{why})"))
     else:
         why = "the requester is stock rxe" if rnd == "clean" else "a lossy link"
@@ -295,7 +345,7 @@ def uncr(path):
     return data.decode(errors="replace").splitlines()
 
 
-def capture(out, plan, a_lines, report):
+def capture(out, plan, a_lines, report, b_lines=()):
     """The capture checks of a run: [(verdict, text)] as capture_verdicts()."""
     with open(os.path.join(out, "capture-workloads.txt"), "w") as f:
         f.write("".join(w + "\n" for w in capture_workloads(plan)))
@@ -312,7 +362,7 @@ def capture(out, plan, a_lines, report):
     with open(cj) as f:
         res = json.load(f)
     checked = checked_rounds(read_lines(os.path.join(out, "rc-rounds")))
-    v = capture_verdicts(res, checked, report, TE.parse(a_lines))
+    v = capture_verdicts(res, checked, report, TE.parse(a_lines), run_stalls(a_lines, b_lines))
     with open(os.path.join(out, "capture.txt"), "w") as f:
         f.write(capture_txt(v))
     # The information first, then the checks.
@@ -344,7 +394,7 @@ def judge(out, two_vm, report):
     v = check_results(plan, a_lines, b_lines)
     pcap = os.path.join(out, "link.pcap")
     if two_vm and os.path.exists(pcap) and os.path.getsize(pcap):
-        v += capture(out, plan, a_lines, report)
+        v += capture(out, plan, a_lines, report, b_lines)
     elif two_vm:
         # No capture (its run's barrier not found, or the link not
         # captured): every capture check would silently go.

@@ -154,6 +154,37 @@ class Capture(unittest.TestCase):
         self.assertNotIn("clean sroce-sroce capture no retransmitted PSN", checks(got))
         self.assertIn("reported, not checked", got[-1][1])
 
+    def test_timeouts_while_a_vm_stood_still_are_named_not_failed(self):
+        # Check 5's timeout burst came while VM B stood still 80 ms (more
+        # than 0.9 of the 67 ms timeout): the ACK could not come in time.
+        res = [wl("5/clean/sroce-rxe/sroce_integrity/all", duplicate_requests=1,
+                  rexmit_bursts_timer=1)]
+        b_log = ["RC-CHECK 4 clean sroce-rxe x: cmd", "SROCE-STALL 500 at 9.1",
+                 "RC-CHECK 5 clean sroce-rxe y: cmd", "SROCE-STALL 40 at 10.0",
+                 "SROCE-STALL 80 at 10.5", "RC-RESULT 5 server 0 3"]
+        stalls = V.run_stalls(["RC-CHECK 5 clean sroce-rxe y: cmd", "SROCE-STALL 31 at 3.0"], b_log)
+        self.assertEqual(stalls, {"4": (500, "b"), "5": (80, "b")})
+        v = V.capture_verdicts(res, ["clean"], False, {}, stalls)
+        self.assertTrue(checks(v)["clean sroce-rxe capture no retransmitted PSN"])
+        self.assertIn("1 of them after timeouts while a VM stood still (not counted: "
+                      "sroce_integrity all: VM B stood still 80 ms)", v[-1][1])
+        # The same burst with no stall, or a stall shorter than the timer
+        # could have waited, or only in another check: a failure.
+        for st in ({}, {"5": (59, "b")}, {"4": (500, "b")}):
+            got = V.capture_verdicts(res, ["clean"], False, {}, st)
+            self.assertFalse(checks(got)["clean sroce-rxe capture no retransmitted PSN"], st)
+        # A stall never excuses a burst the timer did not send.
+        for kind in ("nak", "early"):
+            bad = [wl("5/clean/sroce-rxe/sroce_integrity/all", duplicate_requests=2,
+                      rexmit_bursts_timer=1, **{"rexmit_bursts_" + kind: 1})]
+            got = V.capture_verdicts(bad, ["clean"], False, {}, stalls)
+            self.assertFalse(checks(got)["clean sroce-rxe capture no retransmitted PSN"], kind)
+        # Only that workload's: another one's retransmission still fails.
+        res.append(wl("6/clean/sroce-rxe/ib_write_bw/65536", duplicate_requests=1,
+                      rexmit_bursts_timer=1))
+        got = V.capture_verdicts(res, ["clean"], False, {}, stalls)
+        self.assertFalse(checks(got)["clean sroce-rxe capture no retransmitted PSN"])
+
     def test_stock_rxe_requester_retransmissions_are_information(self):
         got = V.capture_verdicts([wl("5/clean/rxe-sroce/sroce_integrity/all", duplicate_requests=4)],
                                  ["clean"], False, {})

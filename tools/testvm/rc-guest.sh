@@ -424,6 +424,17 @@ result() {	# ID SIDE RC T0 OUTFILE
 }
 
 net_up || exit 10
+# Stalls of this VM (a busy host): SROCE-STALL lines on the console
+# (tools/testvm/stallmon.c, at a real-time priority: this VM's own busy
+# threads do not count), each in the check it came in, after its
+# RC-CHECK line.  A timeout retransmission on the clean link is not the
+# requester's fault where a VM stood still for the timeout
+# (tools/ackrate/rc_verdict.py).
+mon=
+if [ -x /sroce/stallmon ]; then
+	/sroce/stallmon -r -t 30 &
+	mon=$!
+fi
 # The plan on fd 3: no tool reads it from stdin.
 while read -r id round pair kind tool size iters tmo label opts <&3; do
 	case $id in '' | '#'*) continue ;; esac
@@ -504,4 +515,5 @@ done 3</sroce/rc-plan
 phase_end
 # Leave the link as it came (a shared boot runs more after this).
 $TC qdisc del dev eth0 root 2>/dev/null
+[ -z "$mon" ] || { kill -TERM "$mon"; wait "$mon"; }
 exit $fail

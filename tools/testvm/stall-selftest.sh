@@ -13,12 +13,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 pair_setup stall-selftest "${1:-debug}"
-mkdir -p "$top/build/tools"
-gcc -O2 -Wall -Wextra -Werror -o "$top/build/tools/stallmon" "$here/stallmon.c" ||
+gcc -O2 -Wall -Wextra -Werror -o "$out/stallmon" "$here/stallmon.c" ||
 	{ echo "stall-selftest: 0 passed, 1 failed"; exit 1; }
 rc=0
 "$here/run-pair.sh" -A "$here/selftest/stall.sh" -B "$here/selftest/stall.sh" -o "$out" \
-	-k "$flavour" "${ko_args[@]}" -t 180 -f "$top/build/tools/stallmon" || rc=1
+	-k "$flavour" "${ko_args[@]}" -t 180 -f "$out/stallmon" || rc=1
 pair_ktap_begin stall-selftest
 check() {	# check WHAT CONDITION...: one KTAP result
 	local what=$1

@@ -68,6 +68,7 @@ EXPORT_SYMBOL_IF_KUNIT(sroce_req_next);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_last);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_next_hint);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_unsend);
+EXPORT_SYMBOL_IF_KUNIT(sroce_req_held);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_wqe_error);
 EXPORT_SYMBOL_IF_KUNIT(sroce_req_local_done);
 EXPORT_SYMBOL_IF_KUNIT(sroce_mw_bind);

@@ -41,6 +41,7 @@ static void __exit sroce_exit(void)
 	rdma_link_unregister(&sroce_link_ops);
 	unregister_netdevice_notifier(&sroce_netdev_notifier);
 	sroce_unregister_all();
+	sroce_tx_exit();
 	sroce_net_exit();
 	sroce_task_wq_exit();
 }

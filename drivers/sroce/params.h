@@ -61,6 +61,8 @@
  */
 #define SROCE_TX_INFLIGHT_HIGH 64
 #define SROCE_TX_INFLIGHT_LOW 16
+/* destroy_qp waits at most this long for them to be freed (tx.c), then leaves them. */
+#define SROCE_TX_DRAIN_MS 200
 
 /* --- module parameters (params.c) --- */
 struct sroce_uint_param {

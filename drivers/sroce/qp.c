@@ -134,7 +134,6 @@ int sroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_
 	qp->max_rd_atomic = 1;
 	qp->max_dest_rd_atomic = 1;
 	refcount_set(&qp->refs, 1);
-	atomic_set(&qp->tx_inflight, 0);
 	init_completion(&qp->released);
 
 	/*

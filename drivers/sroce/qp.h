@@ -121,11 +121,12 @@ struct sroce_qp {
 	refcount_t refs;		/* lookups from the receive path (atomic) */
 	struct completion released;
 	/*
-	 * Packets handed to the IP stack and not yet freed by it (each holds
-	 * a reference): the requester stops at SROCE_TX_INFLIGHT_HIGH rather
-	 * than overrun the qdisc, and is scheduled again at ..._LOW.
+	 * Its packets in the IP stack (tx.c's, which each of them holds
+	 * instead of the QP): the requester stops at SROCE_TX_INFLIGHT_HIGH
+	 * rather than overrun the qdisc (sroce_tx_full()), and is scheduled
+	 * again at ..._LOW.
 	 */
-	atomic_t tx_inflight;
+	struct sroce_tx_flow *tx_flow;
 };
 
 static inline struct sroce_qp *to_sqp(struct ib_qp *ibqp)

@@ -119,11 +119,18 @@ bool sroce_req_run(struct sroce_qp *qp)
 		 * Too many packets still in the IP stack: a full qdisc drops the
 		 * next one (91 in one ib_send_bw 256 KiB run against stock rxe,
 		 * each then left to the retransmit timer).  The last of them to
-		 * be freed schedules the task again (tx.c).
+		 * be freed schedules the task again (tx.c).  The retransmit
+		 * timer runs meanwhile (sroce_req_held()): a link that sends
+		 * nothing any more ends in RETRY_EXC_ERR, not a silent stall;
+		 * with nothing outstanding, no timer could: the core sends on.
 		 */
-		if (atomic_read(&qp->tx_inflight) >= SROCE_TX_INFLIGHT_HIGH) {
-			sroce_count(qp->sdev, SROCE_CNT_SQ_TX_THROTTLED);
-			break;
+		if (sroce_tx_full(qp)) {
+			r = sroce_req_held(&s->core);
+			if (r.action != SROCE_SQ_ACCEPT) {
+				sroce_count(qp->sdev, SROCE_CNT_SQ_TX_THROTTLED);
+				sroce_sq_timer_apply(qp, &r);
+				break;
+			}
 		}
 		/*
 		 * The budget's last packet asks for an ACK when other QPs' passes
@@ -158,8 +165,14 @@ bool sroce_req_run(struct sroce_qp *qp)
 		trace_sroce_req_packet(qp->ibqp.qp_num, &pkt);
 		err = sroce_req_send(qp, &pkt);
 		if (err == -ENOMEM) {
-			/* Nothing was sent: the same packet again on the next pass. */
+			/*
+			 * Nothing was sent: the same packet again on the next
+			 * pass, under a running timer (a retransmission's would
+			 * have armed it).
+			 */
 			sroce_req_unsend(&s->core);
+			r = sroce_req_held(&s->core);
+			sroce_sq_timer_apply(qp, &r);
 			more = true;
 			break;
 		}

@@ -15,8 +15,14 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/udp.h>
+#include <linux/wait_bit.h>
 #include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -109,14 +115,116 @@ static struct dst_entry *sroce_route(struct sroce_qp *qp, struct sock *sk,
 	return dst;
 }
 
-int sroce_tx_qp_init(struct sroce_qp *qp)
+/*
+ * A QP's packets in the IP stack.  Each holds a reference to its QP's
+ * flow, not to the QP: a packet the stack keeps (a qdisc in front of a
+ * link that sends nothing) must not keep destroy_qp waiting, nor its
+ * caller in D state.  Owned here; the QP points to it from create to
+ * destroy (qp->tx_flow).
+ */
+struct sroce_tx_flow {
+	spinlock_t lock;		/* guards qp */
+	struct sroce_qp *qp;		/* NULL once the QP is being destroyed */
+	atomic_t inflight;		/* packets in the stack */
+	refcount_t refs;		/* the QP's, and one per packet in the stack */
+	bool draining;			/* destroy waits for inflight to reach 0 */
+	bool pinned;			/* its packets outlived the QP: a module reference */
+};
+
+/*
+ * Flows not yet freed.  Their packets' destructor is this module's: a flow
+ * whose packets outlive its QP holds a module reference (rmmod is refused
+ * while the stack keeps them), and the unload waits for the rest (QPs
+ * destroyed by the unload itself, sroce_tx_exit()).
+ */
+static atomic_t sroce_tx_flows = ATOMIC_INIT(0);
+
+static void sroce_tx_flow_put(struct sroce_tx_flow *f)
 {
-	return dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	bool pinned;
+
+	if (!refcount_dec_and_test(&f->refs))
+		return;
+	pinned = f->pinned;	/* written before the detaching put: ordered by it */
+	kfree(f);
+	if (atomic_dec_and_test(&sroce_tx_flows))
+		wake_up_var(&sroce_tx_flows);
+	if (pinned)
+		module_put(THIS_MODULE);
 }
 
+int sroce_tx_qp_init(struct sroce_qp *qp)
+{
+	struct sroce_tx_flow *f;
+	int err;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	if (err) {
+		kfree(f);
+		return err;
+	}
+	spin_lock_init(&f->lock);
+	f->qp = qp;
+	refcount_set(&f->refs, 1);
+	atomic_inc(&sroce_tx_flows);
+	qp->tx_flow = f;
+	return 0;
+}
+
+/*
+ * The QP is going: its packets still in the stack no longer schedule it.
+ * After this no destructor reaches the QP (one that is scheduling it
+ * holds f->lock, and the task is stopped: a stopped task ignores it).
+ */
 void sroce_tx_qp_cleanup(struct sroce_qp *qp)
 {
+	struct sroce_tx_flow *f = qp->tx_flow;
+	unsigned long flags;
+
+	/*
+	 * The stack normally frees them at once (a TX completion): a short,
+	 * bounded wait, so that an unload right after finds nothing pinned.
+	 */
+	WRITE_ONCE(f->draining, true);
+	smp_mb();	/* against sroce_tx_skb_done(): its dec, then draining */
+	wait_var_event_timeout(&f->inflight, !atomic_read(&f->inflight),
+			       msecs_to_jiffies(SROCE_TX_DRAIN_MS));
+	spin_lock_irqsave(&f->lock, flags);
+	f->qp = NULL;
+	spin_unlock_irqrestore(&f->lock, flags);
+	qp->tx_flow = NULL;
+	/* Packets still in the stack: the module stays until they are freed. */
+	if (refcount_read(&f->refs) > 1) {
+		__module_get(THIS_MODULE);
+		f->pinned = true;
+	}
+	sroce_tx_flow_put(f);
 	dst_cache_destroy(&qp->dst_cache);
+}
+
+/* The requester holds back: the stack has not freed enough of its packets. */
+bool sroce_tx_full(const struct sroce_qp *qp)
+{
+	return atomic_read(&qp->tx_flow->inflight) >= SROCE_TX_INFLIGHT_HIGH;
+}
+
+/*
+ * Module unload, after every device (so every QP) is gone: wait for the
+ * stack to free the packets of the QPs the unload destroyed (a kernel
+ * user's; those of QPs destroyed before hold a module reference).  A qdisc
+ * that never lets them go (a link that sends nothing) holds the unload
+ * until the link goes down or the qdisc is replaced: said every 10 s.
+ */
+void sroce_tx_exit(void)
+{
+	while (!wait_var_event_timeout(&sroce_tx_flows, !atomic_read(&sroce_tx_flows), 10 * HZ))
+		pr_warn("sroce: unload waits for the IP stack to free the packets of %d QPs\n",
+			atomic_read(&sroce_tx_flows));
+	/* The last destructor may still be returning from sroce_tx_flow_put(). */
+	synchronize_rcu();
 }
 
 static void sroce_push_udp(struct sk_buff *skb, const struct sroce_av *av)
@@ -233,15 +341,27 @@ static bool sroce_av_loopback(const struct sroce_av *av)
 
 /*
  * The IP stack freed a packet of the QP (transmitted, or dropped): wake the
- * requester once enough have gone.  Any context.
+ * requester once enough have gone, if its QP is still there.  Any context;
+ * inside an RCU read section for sroce_tx_exit().
  */
 static void sroce_tx_skb_done(struct sk_buff *skb)
 {
-	struct sroce_qp *qp = skb_shinfo(skb)->destructor_arg;
+	struct sroce_tx_flow *f = skb_shinfo(skb)->destructor_arg;
+	unsigned long flags;
+	int left;
 
-	if (atomic_dec_return(&qp->tx_inflight) == SROCE_TX_INFLIGHT_LOW)
-		sroce_task_schedule(&qp->task);
-	sroce_qp_put(qp);
+	rcu_read_lock();
+	left = atomic_dec_return(&f->inflight);
+	if (left == SROCE_TX_INFLIGHT_LOW) {
+		spin_lock_irqsave(&f->lock, flags);
+		if (f->qp)
+			sroce_task_schedule(&f->qp->task);
+		spin_unlock_irqrestore(&f->lock, flags);
+	}
+	if (!left && READ_ONCE(f->draining))
+		wake_up_var(&f->inflight);
+	sroce_tx_flow_put(f);
+	rcu_read_unlock();
 }
 
 /**
@@ -293,9 +413,9 @@ int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff
 		return 0;
 	}
 	/* Counted in flight until the stack frees it (sroce_tx_skb_done()). */
-	refcount_inc(&qp->refs);
-	atomic_inc(&qp->tx_inflight);
-	skb_shinfo(skb)->destructor_arg = qp;
+	refcount_inc(&qp->tx_flow->refs);
+	atomic_inc(&qp->tx_flow->inflight);
+	skb_shinfo(skb)->destructor_arg = qp->tx_flow;
 	skb->destructor = sroce_tx_skb_done;
 	if (tx->ipv6)
 		err = ip6_local_out(net, tx->sock->sk, skb);

@@ -32,6 +32,8 @@ struct sroce_tx {
 
 int sroce_tx_qp_init(struct sroce_qp *qp);
 void sroce_tx_qp_cleanup(struct sroce_qp *qp);
+bool sroce_tx_full(const struct sroce_qp *qp);
+void sroce_tx_exit(void);
 struct sk_buff *sroce_tx_alloc(struct sroce_qp *qp, const struct sroce_av *av,
 			       const struct sroce_hdrs *h, u32 len, u8 **payload,
 			       struct sroce_tx *tx);

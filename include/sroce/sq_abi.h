@@ -423,6 +423,19 @@ struct sroce_sq_ret sroce_req_next_hint(struct sroce_sq_qp *sq, struct sroce_req
 					uint8_t hints);
 
 /**
+ * sroce_req_held() - the caller's transmit path is full: may it hold back?
+ * SROCE_SQ_IDLE: yes; the retransmit timer still runs for what is
+ * outstanding (9.7.6.1): if a timeout's go-back left it stopped until the
+ * retransmission goes out, it is armed now (SROCE_TMR_ARM), so that a path
+ * that never drains ends in RETRY_EXC_ERR after retry_cnt timeouts rather
+ * than in a silent stall.  SROCE_SQ_ACCEPT (RC, nothing outstanding): no
+ * timer could end a hold, so the caller sends on (sroce_req_next()), and
+ * the first packet arms the timer.  UC and UD always hold, with no timer.
+ * Rule SROCE_SQR_TIMER.
+ */
+struct sroce_sq_ret sroce_req_held(struct sroce_sq_qp *sq);
+
+/**
  * sroce_req_unsend() - the packet the last sroce_req_next() returned was
  * not sent: hand it out again.  Only directly after that call; any other
  * call in between makes it a no-op.

@@ -29,6 +29,7 @@ enum sroce_sq_step_op {
 	SQ_NEXT_AGED,	/* as SQ_NEXT, each with SROCE_REQ_HINT_TIMER_AGED */
 	SQ_LOCAL_DONE,	/* report the local operation handed out: status */
 	SQ_PORT_MTU,	/* the port's MTU is now value bytes */
+	SQ_HELD,	/* the caller cannot send now (sroce_req_held()) */
 };
 
 /* An expected request packet: every field is compared. */
@@ -186,6 +187,8 @@ SROCE_EXTERN_C_END
 #define POST_ERROR(st_) { .op = SQ_POST_ERROR, .status = (st_) }
 #define LOCAL_DONE(st_, ...) { .op = SQ_LOCAL_DONE, .status = SROCE_WC_##st_, __VA_ARGS__ }
 #define PORT_MTU(mtu_) { .op = SQ_PORT_MTU, .value = (mtu_) }
+/* The transmit path is full: hold (SQ_IDLE) or send on (SQ_ACT(ACCEPT)). */
+#define HELD(...) { .op = SQ_HELD, SQ_RULE(TIMER), __VA_ARGS__ }
 
 /* Step fields. */
 #define WF(f) .wflags = (f)

@@ -315,6 +315,56 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 		),
 	},
 	{
+		.name = "9.7.6.1-retry-cnt held back after timeouts, the timer uses up the retries",
+		.rules = "9.7.6.1-timer 9.7.6.1-timeout 9.7.6.1-retry-cnt",
+		SQ_PARAMS(0x123456, 256, 64, 0, 4, 14, 2, 7),
+		SQ_STEPS(
+		TWO_WRITES_SENT,
+		HELD(SQ_IDLE),			/* the timer runs already */
+		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
+		HELD(SQ_IDLE, TMR(ARM)),	/* the probe cannot go: the timer runs on */
+		HELD(SQ_IDLE),
+		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
+		HELD(SQ_IDLE, TMR(ARM)),
+		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(RETRY_CNT)),
+		PULL(CQES(CQE_R(0, RETRY_EXC_ERR, 0, 1, RETRY_CNT, 1), FLUSHED(1))),
+		HELD(SQ_IDLE)			/* in error: no timer */
+		),
+	},
+	{
+		.name = "9.7.6.1-timer held back after a timeout, the probe goes under that timer",
+		.rules = "9.7.6.1-timer 9.7.6.1-timeout",
+		SQ_DEFAULT(0xfffffe),
+		SQ_STEPS(
+		HELD(SQ_ACT(ACCEPT)),		/* nothing outstanding: send on */
+		TWO_WRITES_SENT,
+		TIMEOUT(SQ_ACT(ACCEPT), SQ_RULE(TIMEOUT)),
+		HELD(SQ_IDLE, TMR(ARM)),
+		/* the path drained: the probe does not arm the timer again */
+		NEXT(SQ_BLOCKED(WINDOW), SQ_RULE(WINDOW),
+		     PKTS(PKT_RT_AR(WRITE_ONLY, 0, 0, 0, 1, BLOCK, P_RETH(1, 1, 1)))),
+		ACKP(1, 2, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
+		HELD(SQ_ACT(ACCEPT)),		/* all acknowledged: send on */
+		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE(1, SUCCESS, 1, 0)))
+		),
+	},
+	{
+		.name = "9.7.6.1-timer held back in an RNR wait: no retransmit timer",
+		.rules = "9.7.6.1-timer",
+		SQ_DEFAULT(0),
+		SQ_STEPS(
+		TWO_WRITES_SENT,
+		RNRP(3, 0, 0, SQ_ACT(ACCEPT), SQ_RULE(RNR_NAK), TMR(RNR)),
+		HELD(SQ_IDLE),
+		RNR_DONE(SQ_ACT(ACCEPT), SQ_RULE(RNR_NAK)),
+		NEXT(SQ_IDLE, TMR(ARM),
+		     PKTS(PKT_RT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),
+			  PKT_RT_AR(WRITE_ONLY, 1, 1, 0, 1, LAST, P_RETH(2, 1, 1)))),
+		ACKP(1, 2, 31, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
+		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE(1, SUCCESS, 1, 0)))
+		),
+	},
+	{
 		.name = "9.7.6.1-timeout after a timeout one packet probes until an ack",
 		.rules = "9.7.6.1-timeout",
 		SQ_DEFAULT(0xfffffe),

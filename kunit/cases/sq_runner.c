@@ -138,6 +138,8 @@ static struct sroce_sq_ret do_step(const struct sroce_sq_step *s, struct sroce_s
 	case SQ_PORT_MTU:
 		sroce_req_set_port_mtu(&ws->sq, s->value);
 		return none;
+	case SQ_HELD:
+		return sroce_req_held(&ws->sq);
 	default:
 		return none;
 	}

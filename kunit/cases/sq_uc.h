@@ -19,6 +19,7 @@ static const struct sroce_sq_case sroce_sq_cases_uc[] = {
 			  PKT(UC_SEND_LAST, 0, 2, 512, 88),
 			  PKT(UC_WRITE_ONLY_IMM, 1, 3, 0, 10, P_RETH(0x1000, 5, 10), P_IMM(9)),
 			  PKT_(UC_SEND_ONLY, 2, 4, 0, 0, SROCE_PF_SOLICITED, SEGMENT))),
+		HELD(SQ_IDLE),			/* a full transmit path: hold, no timer */
 		PULL(CQES(CQE_UC(0, 600, 1), CQE_UC(1, 10, 0), CQE_UC(2, 0, 1)))
 		),
 	},

@@ -17,6 +17,7 @@ static const struct sroce_sq_case sroce_sq_cases_ud[] = {
 		     PKTS(PKT_UD(UD_SEND_ONLY, 0, 0, 1000),
 			  PKT_UD_SE(UD_SEND_ONLY_IMM, 1, 1, 0, P_IMM(7)),
 			  PKT_UD(UD_SEND_ONLY, 2, 2, 3))),
+		HELD(SQ_IDLE),			/* a full transmit path: hold, no timer */
 		PULL(CQES(CQE_UD(0, 1000, 1), CQE_UD(1, 0, 1), CQE_UD(2, 3, 0)))
 		),
 	},

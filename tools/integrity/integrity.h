@@ -451,6 +451,7 @@ void atomic_short_client(struct ctx *c);
 void atomic_unaligned_client(struct ctx *c);
 void destroy_armed_client(struct ctx *c);
 int armed_run(struct ctx *c);
+void wedged_client(struct ctx *c);
 
 /* mode_sq.c */
 int ring_atomic(struct ctx *c, uint8_t *dst, uint32_t len, uint64_t raddr);

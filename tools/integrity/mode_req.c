@@ -52,9 +52,24 @@
  *   armed            as destroy_armed up to "# armed: sends in flight", then
  *                    the client waits to be killed (the caller then deletes
  *                    the device and unloads the module)
+ *   wedged           4 KiB WRITEs stream to a live server over a slow
+ *                    link (the caller's netem qdisc lets 8 packets go
+ *                    every 10 ms and keeps 64 of the requester's in the IP
+ *                    stack, so that it holds back); after "# wedged:
+ *                    streaming" the caller stops the link (one packet per
+ *                    1000 s).
+ *                    The oldest WRITE must fail with RETRY_EXC_ERR, the
+ *                    rest be flushed, and ibv_destroy_qp return within 5 s
+ *                    with the packets still in the qdisc; then
+ *                    "# wedged: QP destroyed", and the caller lets the
+ *                    link go for the mode's end over TCP
  */
 #define ARMED_WRITES	8	/* destroy_armed, armed: WRITEs in flight */
 #define ARMED_WAIT_MS	700
+#define WEDGED_DEPTH	48	/* wedged: WRITEs outstanding */
+#define WEDGED_LEN	4096
+#define WEDGED_WARM	64	/* completions before "# wedged: streaming" */
+#define WEDGED_WAIT_MS	60000	/* for the caller to stop the link */
 
 /* The server side of the silent peer: its QP is destroyed, then "GONE". */
 void silent_server(struct ctx *c)
@@ -302,6 +317,72 @@ void destroy_armed_client(struct ctx *c)
 		fail(ST_MODE, "ibv_destroy_qp: %s", strerror(r));
 	else if (now_ms() - t0 > 5000)
 		fail(ST_MODE, "ibv_destroy_qp took %" PRIu64 " ms", now_ms() - t0);
+}
+
+static int wedged_post(struct ctx *c, uint64_t wr_id)
+{
+	return post_one(c, IBV_WR_RDMA_WRITE, wr_id, MODE_OFF, WEDGED_LEN,
+			c->peer.addr + MODE_OFF, c->peer.rkey);
+}
+
+/* wedged (client): a stream of WRITEs whose link stops under it. */
+void wedged_client(struct ctx *c)
+{
+	struct conn_params p = conn_params(c);
+	uint64_t posted = 0, done = 0, t_stop = 0, t0;
+	struct ibv_wc wc;
+	int r;
+
+	while (posted < WEDGED_DEPTH)
+		if (wedged_post(c, ++posted))
+			return;
+	for (;;) {
+		if (poll_one(c, c->scq, ST_MODE, "a WRITE of the stream", &wc))
+			return;
+		if (wc.status != IBV_WC_SUCCESS)
+			break;
+		if (wc.wr_id != done + 1) {
+			fail(ST_MODE, "WRITE wr_id %" PRIu64 " completed, expected %" PRIu64,
+			     wc.wr_id, done + 1);
+			return;
+		}
+		if (++done == WEDGED_WARM) {
+			printf("# wedged: streaming, %u WRITEs of %u bytes outstanding\n",
+			       WEDGED_DEPTH, WEDGED_LEN);
+			fflush(stdout);
+			t_stop = now_ms();
+		}
+		if (t_stop && now_ms() - t_stop > WEDGED_WAIT_MS) {
+			fail(ST_MODE, "WRITEs still complete %u ms after the link was to stop",
+			     WEDGED_WAIT_MS);
+			return;
+		}
+		if (wedged_post(c, ++posted))
+			return;
+	}
+	printf("# wedged: first failed WRITE wr_id %" PRIu64 " status %s after %" PRIu64
+	       " good ones, %" PRIu64 " ms after streaming (timeout %u, retry_cnt %u)\n",
+	       wc.wr_id, ibv_wc_status_str(wc.status), done, t_stop ? now_ms() - t_stop : 0,
+	       p.timeout, p.retry_cnt);
+	if (!t_stop || wc.wr_id != done + 1 || wc.status != IBV_WC_RETRY_EXC_ERR)
+		fail(ST_MODE, "first failed WRITE wr_id %" PRIu64 " status %s, expected wr_id %"
+		     PRIu64 " %s after the link stopped", wc.wr_id, ibv_wc_status_str(wc.status),
+		     done + 1, ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	for (uint64_t k = wc.wr_id + 1; k <= posted; k++)
+		expect_status(c, "a WRITE behind the failed one", k, IBV_WC_WR_FLUSH_ERR);
+	expect_qp_error(c, "retry exhaustion on a stopped link");
+	t0 = now_ms();
+	r = ibv_destroy_qp(c->qp);
+	if (!r)
+		c->qp = NULL;
+	printf("# wedged: ibv_destroy_qp with the link stopped took %" PRIu64 " ms\n",
+	       now_ms() - t0);
+	if (r)
+		fail(ST_MODE, "ibv_destroy_qp: %s", strerror(r));
+	else if (now_ms() - t0 > 5000)
+		fail(ST_MODE, "ibv_destroy_qp took %" PRIu64 " ms", now_ms() - t0);
+	printf("# wedged: QP destroyed\n");
+	fflush(stdout);
 }
 
 /* armed: before MODE-START; ends like idle (the client is killed). */

@@ -160,6 +160,11 @@ const struct mode modes[] = {
 		.client = destroy_armed_client, .server = silent_server,
 		.conn = CONN(16, 7, 7, 12),	/* 8 x 268 ms */
 	}, {
+		.name = "wedged",
+		.client = wedged_client,
+		/* 8 x 268 ms; the slow link queues 64 packets for 80 ms */
+		.conn = CONN(16, 7, 7, 12),
+	}, {
 		.name = "armed",
 		.run = armed_run,
 		/* 8 x 1.07 s: still retrying when killed */

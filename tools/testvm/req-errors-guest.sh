@@ -23,7 +23,9 @@ MODES="retry_exc rnr_timer rnr_exc bad_lkey read_mr_range read_no_lwrite
 # sroce's completer counts those against retry_cnt (RETRY_EXC_ERR after
 # 8 rounds); see tools/integrity/README.md.
 [ "$PEER_PROV" = sroce ] && MODES="$MODES hostile rnr"
-MODES="$MODES armed"
+# wedged and armed run after the loop below, in this order (B serves in
+# list order).
+MODES="$MODES wedged armed"
 fail=0
 ok() { ktap_ok "$*"; }
 bad() { ktap_fail "$*"; fail=1; }
@@ -102,7 +104,7 @@ rnr_check() {
 }
 
 for m in $MODES; do
-	[ "$m" = armed ] && continue
+	case $m in armed | wedged) continue ;; esac
 	echo "req-errors: client $m"
 	if [ "$m" = rnr_timer ]; then
 		trace_on && ok "rnr_timer: tracepoints enabled" || bad "rnr_timer: cannot enable the sroce tracepoints"
@@ -170,6 +172,74 @@ for m in $MODES; do
 		expect $m comp_drop_duplicate -eq 0 ;;
 	esac
 done
+
+# A link that stops sending under a stream of WRITEs.  The stream runs
+# over a slow link (netem slots of 8 packets every 10 ms), where the IP
+# stack keeps 64 of the requester's packets and it holds back; then the
+# link stops (one packet per 1000 s: the qdisc holds every packet, as a
+# wedged NIC queue would).  netem's slots keep each packet charged to its
+# sender until it leaves (a delay or a rate would orphan it at once).
+# The requester's retransmit timer must still
+# run out the retries (RETRY_EXC_ERR), and ibv_destroy_qp must not wait
+# for the packets in the qdisc (they once held the QP: the client hung in
+# D state); while the stack keeps them they hold a reference to sroce (its
+# module's destructor is theirs).  Deleting the qdisc frees them, the QP
+# long gone, and the reference with them.
+refcnt() { cat /sys/module/sroce/refcnt; }
+TC=/usr/sbin/tc
+# wait_out FILE PATTERN TENTHS: until the client printed PATTERN.
+wait_out() {
+	i=0
+	until grep -q "$2" "$1"; do
+		i=$((i + 1))
+		[ $i -lt "$3" ] && kill -0 "$cpid" 2>/dev/null || { grep -q "$2" "$1"; return; }
+		sleep 0.1
+	done
+}
+echo "req-errors: client wedged"
+snap before.wedged
+ref_base=$(refcnt)
+$TC qdisc replace dev eth0 root netem slot 10ms 10ms packets 8 limit 10000 ||
+	bad "wedged: cannot slow the link down"
+$T -m wedged -d "$DEV" -g "$GIDX" -p "$(port_of wedged)" "$PEER_IP" >/tmp/wedged.out 2>&1 &
+cpid=$!
+if wait_out /tmp/wedged.out '^# wedged: streaming' 1200 &&
+	ref_run=$(refcnt) && $TC qdisc change dev eth0 root netem slot 1000s 1000s packets 1 limit 10000; then
+	ok "wedged: WRITEs streaming, then the link stopped"
+else
+	bad "wedged: the client never streamed, or the link could not be stopped"
+fi
+if wait_out /tmp/wedged.out '^# wedged: QP destroyed' 600; then
+	ok "wedged: the QP failed and was destroyed, its packets still in the qdisc"
+	ref_held=$(refcnt)
+	if [ "$ref_held" -eq $((ref_run + 1)) ]; then
+		ok "wedged: the destroyed QP's packets in the qdisc hold sroce (refcnt $ref_run -> $ref_held)"
+	else
+		bad "wedged: sroce's refcnt $ref_run while streaming, $ref_held with the destroyed QP's packets in the qdisc (want one more)"
+	fi
+else
+	bad "wedged: no QP destroy within 60 s of the stop (client $(awk '$1 == "State:" { print $2 }' "/proc/$cpid/status" 2>/dev/null))"
+	sed 's/^/# wedged client stack: /' "/proc/$cpid/stack" 2>/dev/null
+fi
+echo "# wedged qdisc: $($TC -s qdisc show dev eth0 | tr '\n' ' ' | tr -s ' ')"
+$TC qdisc del dev eth0 root 2>/dev/null
+wait "$cpid"
+crc=$?
+ktap_run "client wedged" sh -c 'cat /tmp/wedged.out; exit "$1"' sh "$crc"
+i=0
+while [ "$(refcnt)" -ne "$ref_base" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ "$(refcnt)" -eq "$ref_base" ]; then
+	ok "wedged: the packets freed with the qdisc, sroce's refcnt back to $ref_base"
+else
+	bad "wedged: sroce's refcnt $(refcnt) after the qdisc went and the client ended, $ref_base before"
+fi
+snap after.wedged
+deltas wedged
+echo "req-errors: wedged counter deltas:$(awk '$2 != 0 { printf " %s=+%d", $1, $2 }' /tmp/delta.wedged)"
+expect wedged req_tx_throttled -ge 1	# it held back for the stack
+expect wedged req_timeouts -ge 8	# retry_cnt 7: the eighth expiry fails the WRITE
+expect wedged wc_retry_exc_err -eq 1
+expect wedged wc_wr_flush_err -eq 47
 
 # Teardown with sends in flight and the retransmit timer armed: the
 # process dies (uverbs destroys its QP), the device is deleted, sroce

@@ -526,6 +526,27 @@ SqRet SendQueue::Next(sroce_req_pkt* pkt, uint8_t hints) {
   return r;
 }
 
+// 9.7.6.1: the retransmit timer runs while requests are outstanding, also
+// while the caller holds back the retransmission a timeout asked for (its
+// transmit path full).  Not during an RNR wait, whose own timer runs, and
+// never for UC or UD, which have none.  With nothing outstanding no timer
+// could end a hold (the caller's path may be full of responses): one
+// packet goes, and arms it.
+SqRet SendQueue::Held() {
+  undo_valid_ = false;
+  SqRet r = Make(SROCE_SQ_IDLE, SROCE_BLK_NONE, SROCE_SQR_TIMER);
+  if (Unreliable() || error_ || rnr_wait_ || !params_.timeout) return r;
+  if (!Outstanding(acked_psn_)) {
+    r.action = SROCE_SQ_ACCEPT;
+    return r;
+  }
+  if (!timer_running_) {
+    timer_running_ = true;
+    r.timer = SROCE_TMR_ARM;
+  }
+  return r;
+}
+
 void SendQueue::Unsend() {
   if (!undo_valid_) return;
   const ReqSnapshot& s = undo_;

@@ -116,6 +116,7 @@ class SendQueue {
   // Requester (requester.cc).
   SqRet Next(sroce_req_pkt* pkt, uint8_t hints);
   void Unsend();
+  SqRet Held();
   SqRet WqeError(uint8_t status);
   SqRet LocalDone(uint8_t status);
   void SetDraining(bool on) { draining_ = on; }

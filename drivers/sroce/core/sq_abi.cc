@@ -56,6 +56,8 @@ sroce_sq_ret sroce_req_next_hint(sroce_sq_qp* sq, sroce_req_pkt* pkt, uint8_t hi
 
 void sroce_req_unsend(sroce_sq_qp* sq) { SendQueue::From(sq)->Unsend(); }
 
+sroce_sq_ret sroce_req_held(sroce_sq_qp* sq) { return SendQueue::From(sq)->Held(); }
+
 sroce_sq_ret sroce_req_wqe_error(sroce_sq_qp* sq, uint8_t status) {
   return SendQueue::From(sq)->WqeError(status);
 }

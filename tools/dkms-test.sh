@@ -47,8 +47,19 @@ for l in "${kernels[@]}"; do
 	kvers+=("$kv")
 	kdirs+=("$(tools/stock-kernels.sh --headers "$name")") || { bad "the headers of $name"; finish; }
 done
-tools/deps.sh dkms dpkg-dev debhelper dh-dkms build-essential kmod xz-utils zstd ||
+tools/deps.sh dkms dpkg-dev debhelper dh-dkms build-essential kmod xz-utils zstd ccache ||
 	{ bad "the packages DKMS needs install"; finish; }
+# The compiler through ccache (Debian's /usr/lib/ccache names), its cache
+# beside the kernels' ($SROCE_CACHE/ccache): DKMS builds in the same
+# directories every time, so most of the eight builds of sroce below (per
+# kernel: the package's, dkms build by hand, make install, make
+# dkms-install) are cache hits once one has run, here or in an earlier
+# run; a changed source or header compiles again.  188 s of compiling
+# became 109 s warm on an idle machine; beside make test's VMs this stage
+# runs at the lowest priority, and the stock-kernel runs wait for its
+# first build.
+export CCACHE_DIR=${SROCE_CACHE:-$HOME/.cache/sroce}/ccache CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G
+export PATH=/usr/lib/ccache:$PATH
 ver=$(sed -n '1s/^sroce (\([^)]*\)).*/\1/p' debian/changelog)
 out=$top/build/dkms
 rm -rf "$out"

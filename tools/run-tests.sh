@@ -228,10 +228,14 @@ debug_modules() {
 	export SROCE_KO=$SROCE_BUILD/sroce.ko
 }
 
-# The rows run in three chains at once:
+# The rows run in four chains at once:
 #   host   dkms first, at once (it builds the Debian kernels' sroce.ko),
-#          then, once the debug kernel is there, the other host stages;
-#          all at nice 19;
+#          then, once the debug kernel is there, the other host stages
+#          but the builds; all at nice 19;
+#   builds once the debug kernel is there, the host stages that build
+#          sroce against the kernels (stock-build, guards) and style, at
+#          nice 19 too: in one host chain they came after everything and
+#          ran on one core once the debug boot was over (2 minutes);
 #   stock  each Debian kernel's stages: its shared pair boot, once dkms
 #          has its modules (build/dkms/.ready) and the debug kernel is
 #          built (a cold build takes both cores), beside the debug
@@ -242,10 +246,14 @@ debug_modules() {
 # The VMs of both boots keep the CPU whenever they want it; the timing
 # checks that a busy host could disturb (perftest's, compare's) measure
 # each VM's stalls and run a disturbed run again.
-stock_rows=() host_rows=() main_rows=()
+stock_rows=() host_rows=() build_rows=() main_rows=()
 for r in "${rows[@]}"; do
 	read -r name kernel boot _ <<<"$r"
-	if [ "$boot" = host ]; then host_rows+=("$r")
+	if [ "$boot" = host ]; then
+		case $name in
+		stock-build | guards | style) build_rows+=("$r") ;;
+		*) host_rows+=("$r") ;;
+		esac
 	elif [ "$kernel" != - ] && [ "$kernel" != debug ]; then stock_rows+=("$r")
 	else main_rows+=("$r"); fi
 done
@@ -357,6 +365,7 @@ chain_wait() {
 }
 
 chain host "${host_rows[@]}"
+chain builds "${build_rows[@]}"
 chain stock "${stock_rows[@]}"
 # The debug kernel, as a step of its own (check-stock-build and every
 # debug stage need it).

@@ -51,6 +51,10 @@ if [ $headers = 0 ]; then
 fi
 read -r _ _ _ hpkg <<<"$line"
 kdir=/usr/src/$hpkg
+# One installer at a time: make test's chains ask for the headers side by
+# side (the download into the cache, then apt's own lock).
+exec 9>/tmp/.sroce-stock-headers.lock
+flock 9
 if ! dpkg-query -W -f='${Status}' "$hpkg" 2>/dev/null | grep -q 'install ok installed'; then
 	cache=${SROCE_CACHE:-$HOME/.cache/sroce}/debs
 	mkdir -p "$cache"
@@ -67,7 +71,8 @@ if ! dpkg-query -W -f='${Status}' "$hpkg" 2>/dev/null | grep -q 'install ok inst
 		debs+=("$d")
 	done
 	"$top/tools/deps.sh" build-essential >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${debs[@]}" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
+		--no-install-recommends "${debs[@]}" >&2
 fi
 [ -f "$kdir/Makefile" ] || { echo "stock-kernels: $kdir missing after install" >&2; exit 1; }
 echo "$kdir"

@@ -381,6 +381,7 @@ int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff
 		  struct sroce_tx *tx)
 {
 	struct net *net = sock_net(tx->sock->sk);
+	struct sroce_tx_flow *f = qp->tx_flow;
 	int err;
 
 	sroce_push_udp(skb, av);
@@ -413,9 +414,9 @@ int sroce_tx_send(struct sroce_qp *qp, const struct sroce_av *av, struct sk_buff
 		return 0;
 	}
 	/* Counted in flight until the stack frees it (sroce_tx_skb_done()). */
-	refcount_inc(&qp->tx_flow->refs);
-	atomic_inc(&qp->tx_flow->inflight);
-	skb_shinfo(skb)->destructor_arg = qp->tx_flow;
+	refcount_inc(&f->refs);
+	atomic_inc(&f->inflight);
+	skb_shinfo(skb)->destructor_arg = f;
 	skb->destructor = sroce_tx_skb_done;
 	if (tx->ipv6)
 		err = ip6_local_out(net, tx->sock->sk, skb);

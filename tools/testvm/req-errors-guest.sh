@@ -187,7 +187,8 @@ done
 # long gone, and the reference with them.
 refcnt() { cat /sys/module/sroce/refcnt; }
 TC=/usr/sbin/tc
-# wait_out FILE PATTERN TENTHS: until the client printed PATTERN.
+# wait_out FILE PATTERN TENTHS: until the client $cpid printed PATTERN
+# (at most TENTHS tenths of a second, or until it ended); its status.
 wait_out() {
 	i=0
 	until grep -q "$2" "$1"; do
@@ -247,13 +248,7 @@ expect wedged wc_wr_flush_err -eq 47
 echo "req-errors: client armed"
 $T -m armed -d "$DEV" -g "$GIDX" -p "$(port_of armed)" "$PEER_IP" >/tmp/armed.out 2>&1 &
 cpid=$!
-i=0
-until grep -q '^# armed: sends in flight' /tmp/armed.out; do
-	i=$((i + 1))
-	if [ $i -ge 1800 ] || ! kill -0 $cpid 2>/dev/null; then break; fi
-	sleep 0.1
-done
-if grep -q '^# armed: sends in flight' /tmp/armed.out; then
+if wait_out /tmp/armed.out '^# armed: sends in flight' 1800; then
 	ok "armed: WRITEs in flight to a silent peer"
 else
 	bad "armed: the client never got its WRITEs in flight"

@@ -66,13 +66,24 @@ module:
 # products and the probes' header, so building into the same BUILD again
 # is incremental: only what changed is recompiled (the probes rerun only
 # when KDIR or the probes change: probe.sh's key).
+#
+# The compiler goes through ccache where it is installed (make deps), its
+# cache beside the test kernels' ($SROCE_CACHE/ccache), with paths under
+# this tree hashed relative to it: a fresh clone, or another BUILD, that
+# compiles what an earlier one did against the same kernel gets the
+# objects back (and their warnings: ccache replays them) instead of
+# compiling sroce again, which make test does for five kernel trees.
+SROCE_CACHE ?= $(HOME)/.cache/sroce
+CCACHE_ENV := $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH \
+	CCACHE_DIR=$(SROCE_CACHE)/ccache CCACHE_BASEDIR=$(CURDIR) CCACHE_NOHASHDIR=1 \
+	CCACHE_MAXSIZE=2G)
 module-for:
 	@mkdir -p $(BUILD)
 	@tar -C $(CURDIR) -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude='$(COMPAT_H)' \
 		$(SRC_DIRS) | tar -C $(BUILD) -xf -
 	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
-	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 $(KBUILD_JOBS) modules
+	$(CCACHE_ENV) $(MAKE) -C $(KDIR) M=$(BUILD) W=1 $(KBUILD_JOBS) modules
 
 install:
 	@test -f sroce.ko || { echo "install: no sroce.ko here: run make KDIR=$(KDIR) first"; exit 1; }
@@ -111,7 +122,7 @@ deb:
 deps:
 	tools/deps.sh build-essential cmake googletest libgtest-dev libbenchmark-dev \
 		clang libclang-rt-14-dev valgrind qemu-system-x86 busybox-static kmod \
-		python3 linux-headers-amd64 cpio file tshark
+		python3 linux-headers-amd64 cpio file tshark ccache
 
 kernel kernel-debug:
 	tools/testvm/build-kernel.sh debug

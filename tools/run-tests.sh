@@ -41,7 +41,10 @@ done
 # BOOT: "-" no VM, or one boot of its own; "pair": the stage's VM runs are
 #   booked into the KERNEL's shared pair boot (tools/testvm/group.py):
 #   the first such stage of a kernel books them all, the pair boots once,
-#   and each stage then judges its own slice of it (run-pair.sh); "host":
+#   and each stage then judges its own slice of it (run-pair.sh);
+#   "pair:NAME": the same in a second shared boot of that kernel, NAME,
+#   which runs first in the stock chain, beside the first one, while dkms
+#   builds the Debian kernels' modules (see the chains below); "host":
 #   no VM at all: the host stages run in the background at the lowest CPU
 #   priority (nice 19), beside the VM stages (see the chains below).  The
 #   stock kernels' stages wait for dkms, which builds their sroce.ko.
@@ -59,6 +62,7 @@ console-check    -      host  tools/testvm/check-console-selftest.sh
 group-check      -      host  tools/deps.sh tshark && python3 tools/testvm/group_test.py
 vm-check         -      host  tools/deps.sh cpio kmod && python3 tools/testvm/vm_test.py
 stalls-check     -      host  python3 tools/ackrate/stalls_test.py
+report-check     -      host  python3 tools/ackrate/report_test.py
 rc-plan-check    -      host  python3 tools/testvm/rc_plan_test.py
 rc-verdict-check -      host  python3 tools/ackrate/rc_verdict_test.py
 pcapslice-check  -      host  tools/deps.sh tshark && python3 tools/testvm/pcapslice_test.py
@@ -75,10 +79,10 @@ errors           debug  pair  tools/testvm/errors-test.sh debug
 kverbs           debug  pair  tools/testvm/kverbs-test.sh debug
 kcm              debug  pair  tools/testvm/kcm-test.sh debug
 pyverbs          debug  pair  tools/testvm/pyverbs-test.sh debug
-req-errors       debug  pair  tools/testvm/req-errors-test.sh debug
 rdma-core        debug  pair  tools/testvm/rdma-core-test.sh debug --known-error test_qp_ex_rc_atomic_write
 perftest-debug   debug  pair  tools/compare.sh -n 1 -k debug -r sroce -f tools/ackrate/perftest-debug.txt -o build/perftest-debug
 rc               debug  pair  tools/testvm/rc-test.sh debug --quick --pairs sroce-sroce --lossy-pairs sroce-sroce,sroce-rxe
+req-errors       debug  pair:late tools/testvm/req-errors-test.sh debug
 compare-smoke    deb6.1 pair  tools/compare.sh -s -k deb6.1 -M {ko:deb6.1} -o build/compare-smoke
 device-{k}       stock  pair  env SROCE_KO={ko} tools/testvm/device-test.sh {k}
 integrity-{k}    stock  pair  env SROCE_KO={ko} tools/testvm/integrity-test.sh {k}
@@ -90,7 +94,11 @@ EOF
 # rc is the debug kernel's last pair stage: its clean rounds allow no
 # retransmission at all (67 ms QP timeout), and by then the Debian kernels'
 # boots that run beside this one are over (a warm run with rc third saw one
-# timeout retransmission beside them).
+# timeout retransmission beside them).  req-errors has a boot of the debug
+# kernel of its own ("late"), first in the stock chain, beside the first
+# boot's early stages: its timing checks bound from below (a timer waited
+# at least its period), or from above by counts that a slow VM only
+# lowers, so two busy pairs at once do not move them.
 # What the stages do, and which checks moved where when stages were
 # merged, is in README.md ("The tests").
 
@@ -220,12 +228,19 @@ echo "== deps" >&2
 make -s deps >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 # debug_modules: the debug kernel's modules, once, before the first stage
-# that needs them.
+# that needs them: the main chain builds them, another chain waits for
+# that (modules_done).
+modules_done=$logs/.debug-modules-built
 debug_modules() {
-	kdebug=$(tools/testvm/build-kernel.sh debug 2>/dev/null | tail -n1)
 	export SROCE_BUILD=$top/build/debug
-	step build-debug make -s module-for KDIR="$kdebug" BUILD="$SROCE_BUILD"
 	export SROCE_KO=$SROCE_BUILD/sroce.ko
+	if [ "$1" != "$modules_chain" ]; then
+		wait_for "$modules_done"
+		return
+	fi
+	kdebug=$(tools/testvm/build-kernel.sh debug 2>/dev/null | tail -n1)
+	step build-debug make -s module-for KDIR="$kdebug" BUILD="$SROCE_BUILD"
+	touch "$modules_done"
 }
 
 # The rows run in four chains at once:
@@ -241,12 +256,15 @@ debug_modules() {
 #          built (a cold build takes both cores), beside the debug
 #          kernel's boot, whose guests leave about a third of each core
 #          idle (they wait on each other, and on their tools' start);
+#          before them, the debug kernel's second shared boot (pair:NAME
+#          rows), beside its first, while the stock chain would only wait
+#          for dkms;
 #   main   the debug kernel (a step), its modules, KUnit and shared pair
 #          boot, and the stages of no kernel (rule-coverage, last).
 # The VMs of both boots keep the CPU whenever they want it; the timing
 # checks that a busy host could disturb (perftest's, compare's) measure
 # each VM's stalls and run a disturbed run again.
-stock_rows=() host_rows=() build_rows=() main_rows=()
+stock_rows=() host_rows=() build_rows=() main_rows=() late_rows=()
 for r in "${rows[@]}"; do
 	read -r name kernel boot _ <<<"$r"
 	if [ "$boot" = host ]; then
@@ -255,11 +273,17 @@ for r in "${rows[@]}"; do
 		*) host_rows+=("$r") ;;
 		esac
 	elif [ "$kernel" != - ] && [ "$kernel" != debug ]; then stock_rows+=("$r")
+	elif [[ $boot == pair:* ]]; then late_rows+=("$r")
 	else main_rows+=("$r"); fi
 done
+stock_rows=(${late_rows[@]+"${late_rows[@]}"} ${stock_rows[@]+"${stock_rows[@]}"})
+# The chain that builds the debug kernel's modules: main, unless none of
+# its rows is the debug kernel's (--only).
+modules_chain=stock
+for r in "${main_rows[@]}"; do [ "$(awk '{ print $2 }' <<<"$r")" != debug ] || modules_chain=main; done
 # Markers between the chains, none left from an earlier run.
 kernel_done=$logs/.kernel-debug-ended dkms_done=$logs/.dkms-ended
-rm -f "$kernel_done" "$dkms_done" "$top/build/dkms/.ready"
+rm -f "$kernel_done" "$dkms_done" "$modules_done" "$top/build/dkms/.ready"
 # wait_for FILE...: until one of the FILEs is there.
 wait_for() {
 	local f
@@ -278,13 +302,14 @@ wait_for() {
 # shellcheck disable=SC2016
 lowest='echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 bash -c "$1"'
 
-# run_rows ROW...: the rows, in order.  A host row runs at nice 19; the
-# first pair row of a kernel books the runs of every pair row of that
-# kernel among ROWs into the kernel's shared boot, boots it, and each
-# pair row then judges its own slice.
+# run_rows CHAIN ROW...: the rows, in order.  A host row runs at nice 19;
+# the first pair row of a shared boot (a kernel's "pair", or its
+# "pair:NAME") books the runs of every row of that boot among ROWs, boots
+# it, and each row then judges its own slice.
 declare -A booked=()
 run_rows() {
-	local r q name kernel boot cmd qn qk qb qc gdir lo hi last
+	local r q name kernel boot cmd qn qk qb qc gdir gkey lo hi last cname=$1
+	shift
 	for r in "$@"; do
 		read -r name kernel boot cmd <<<"$r"
 		if [ "$boot" = host ]; then
@@ -297,31 +322,33 @@ run_rows() {
 		# beside a cold build of the debug kernel: it takes both cores,
 		# and it is on the critical path (the debug boot waits for it).
 		case $kernel in
-		- | debug) ;;
+		-) ;;
+		debug) [ "$cname" = main ] || wait_for "$kernel_done" ;;
 		*) wait_for "$top/build/dkms/.ready" "$dkms_done"; wait_for "$kernel_done" ;;
 		esac
-		[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules
-		if [ "$boot" != pair ]; then
-			stage "$name" bash -c "$cmd"
-			continue
-		fi
-		gdir=$top/build/group/$kernel
-		if [ -z "${booked[$kernel]:-}" ]; then
-			booked[$kernel]=1
+		[ "$kernel" != debug ] || [ -n "${SROCE_KO:-}" ] || debug_modules "$cname"
+		case $boot in
+		pair) gkey=$kernel ;;
+		pair:*) gkey=$kernel-${boot#pair:} ;;
+		*) stage "$name" bash -c "$cmd"; continue ;;
+		esac
+		gdir=$top/build/group/$gkey
+		if [ -z "${booked[$gkey]:-}" ]; then
+			booked[$gkey]=1
 			rm -rf "$gdir"
 			mkdir -p "$gdir"
-			# Book every run of this kernel's pair stages, in table order.
+			# Book every run of this boot's stages, in table order.
 			declare -A first=()
 			for q in "$@"; do
 				read -r qn qk qb qc <<<"$q"
-				[ "$qb" = pair ] && [ "$qk" = "$kernel" ] || continue
+				[ "$qk" = "$kernel" ] && [ "$qb" = "$boot" ] || continue
 				first[$qn]=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
 				SROCE_GROUP=$gdir SROCE_GROUP_PHASE=book bash -c "$qc" >"$logs/$qn.book.log" 2>&1
 				last=$(find "$gdir" -mindepth 1 -maxdepth 1 -type d | wc -l)
 				[ "$last" -gt "${first[$qn]}" ] || echo "   $qn: booked no run (see $logs/$qn.book.log)" >&2
 				first[$qn]="${first[$qn]} $last"
 			done
-			step "boot-$kernel" python3 tools/testvm/group.py "$gdir"
+			step "boot-$gkey" python3 tools/testvm/group.py "$gdir"
 			# What each stage's runs took in the boot (group.py's times.txt).
 			for qn in "${!first[@]}"; do
 				read -r lo hi <<<"${first[$qn]}"
@@ -344,7 +371,7 @@ chain() {
 	rm -f "$logs/.chain-$cname-times" "$logs/.chain-$cname-totals"
 	(
 		total_pass=0 total_fail=0 failed_stages=() times=()
-		run_rows "$@"
+		run_rows "$cname" "$@"
 		printf '%s\n' "${times[@]}" >"$logs/.chain-$cname-times"
 		echo "$total_pass $total_fail ${failed_stages[*]}" >"$logs/.chain-$cname-totals"
 	) &
@@ -373,7 +400,7 @@ if printf '%s\n' "${rows[@]}" | awk '$2 == "debug" || $1 == "stock-build" { f = 
 	step kernel-debug tools/testvm/build-kernel.sh debug
 fi
 touch "$kernel_done"
-run_rows "${main_rows[@]}"
+run_rows main "${main_rows[@]}"
 chain_wait
 time_table
 echo "== wall time $((SECONDS - t_start)) s ($(((SECONDS - t_start) / 60))m$(printf %02d $(((SECONDS - t_start) % 60)))s)" >&2

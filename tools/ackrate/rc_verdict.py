@@ -92,21 +92,14 @@ def check_results(plan, a_lines, b_lines):
     return out
 
 
+RC_CHECK = re.compile(r"^RC-CHECK (\S+)")
+
+
 def check_stalls(lines):
     """SROCE-STALL lines of one console (tools/testvm/stallmon.c, which
     rc-guest.sh runs) -> {id: longest stall in ms}: a stall belongs to the
-    check whose "RC-CHECK ID" line came last before it (stallmon prints a
-    stall when the VM runs again, after it)."""
-    out, cur = {}, None
-    for ln in lines:
-        f = ln.split()
-        if len(f) >= 2 and f[0] == "RC-CHECK":
-            cur = f[1]
-            continue
-        m = ST.STALL.match(ln.rstrip("\r\n"))
-        if m and cur is not None:
-            out[cur] = max(out.get(cur, 0), int(m.group(1)))
-    return out
+    check whose "RC-CHECK ID" line came last before it (stalls.py)."""
+    return ST.longest_per(lines, RC_CHECK, after=False)
 
 
 def run_stalls(a_lines, b_lines):

@@ -33,6 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analyze  # noqa: E402
 import stalls  # noqa: E402
 
 COUNT_KEYS = ("request_packets", "ackreq", "acks", "rnr_naks", "read_resp_packets",
@@ -156,28 +157,29 @@ def psn_near(a, b, span=4096):
 
 
 def classify_retransmits(pcap, ports):
+    """classify_rows() of the capture PCAP; None if tshark cannot read it."""
+    try:
+        rows = list(analyze.frames(pcap))
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return classify_rows(rows, ports)
+
+
+def classify_rows(rows, ports, pmtu=analyze.PMTU):
     """The request packets VM A sent again, per workload (by its perftest
     TCP port, as analyze.py splits the capture), by what started their
     episode (the retransmissions of a QP until it sends a new PSN): "nak"
     if VM B had answered that QP with a NAK (RNR or sequence) since the
-    first one's PSN was first sent, "timer" if B had sent that QP nothing
+    first one's PSN was first sent; "gap" for a READ asked again from a
+    PSN its responses skipped (B had sent a READ response past that PSN
+    and none at it since A last asked: the requester goes back to the
+    first response it did not get); "timer" if B had sent that QP nothing
     for at least 0.9 of the QP's local ACK timeout since then (the
     retransmit timer was right to fire: the responder was silent, e.g. its
-    VM not scheduled), else "spurious".  A response belongs to the QP
-    whose request PSNs it is near (PSN spaces are random 24-bit numbers)."""
-    fields = ["frame.number", "frame.time_relative", "ip.src", "ipv6.src", "tcp.srcport",
-              "tcp.dstport", "infiniband.bth.opcode", "infiniband.bth.psn",
-              "infiniband.bth.destqp", "infiniband.aeth.syndrome"]
-    try:
-        text = subprocess.run(["tshark", "-r", pcap, "-n", "-T", "fields", "-E", "separator=\t"] +
-                              sum((["-e", f] for f in fields), []),
-                              check=True, capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    rows = []
-    for line in text.splitlines():
-        v = dict(zip(fields, line.split("\t") + [""] * len(fields)))
-        rows.append(v)
+    VM not scheduled); else "spurious".  A READ from a PSN inside an
+    earlier READ's span is a retransmission, as analyze.py counts it.  A
+    response belongs to the QP whose request PSNs it is near (PSN spaces
+    are random 24-bit numbers).  ROWS: analyze.frames()' dicts."""
     win = {}
     for i, v in enumerate(rows):
         for port in (v["tcp.srcport"], v["tcp.dstport"]):
@@ -185,15 +187,14 @@ def classify_retransmits(pcap, ports):
                 lo, hi = win.get(ports[port], (i, i))
                 win[ports[port]] = (min(lo, i), max(hi, i))
 
-    def num(x):
-        x = (x or "").split(",")[0]
-        return int(x, 16) if x.startswith("0x") else int(x) if x else None
-
+    num = analyze.to_int
     out = {}
     for name, (lo, hi) in win.items():
-        c = {"nak": 0, "timer": 0, "spurious": 0}
+        c = {"nak": 0, "gap": 0, "timer": 0, "spurious": 0}
         first = {}           # (destqp, psn) -> time first sent
-        resp = []            # (time, psn, nak?) of B's responses
+        last_sent = {}       # (destqp, psn) -> time last sent
+        spans = {}           # destqp -> [(first, last, time sent)] of its READs
+        resp = []            # (time, psn, nak?, READ response?) of B's responses
         episode = {}         # destqp -> the class of its open retransmission episode
         for v in rows[lo:hi + 1]:
             op = num(v["infiniband.bth.opcode"])
@@ -204,19 +205,34 @@ def classify_retransmits(pcap, ports):
             if src in ("10.0.0.1", "fd00::1") and op in REQUEST_OPS:
                 qp = num(v["infiniband.bth.destqp"])
                 key = (qp, psn)
-                if key not in first:
+                # The READs whose span holds PSN: the last one asked for it.
+                held = [ts for f, last, ts in spans.get(qp, [])
+                        if 0 <= analyze.diff(psn, f) <= analyze.diff(last, f)] if op == 0x0C else []
+                again = key in first or bool(held)
+                prev = last_sent.get(key, held[-1] if held else t)
+                last_sent[key] = t
+                if op == 0x0C:
+                    n = max(1, ((num(v["infiniband.reth.dmalen"]) or 0) + pmtu - 1) // pmtu)
+                    spans.setdefault(qp, []).append((psn, (psn + n - 1) & MASK, t))
+                if not again:
                     first[key] = t
                     episode.pop(qp, None)
                     continue
+                first.setdefault(key, prev)
                 if qp not in episode:
                     mine = [r for r in resp if r[0] >= first[key] and psn_near(r[1], psn)]
+                    since = [r for r in resp if r[0] >= prev and psn_near(r[1], psn)]
                     last = max([first[key]] + [r[0] for r in mine])
-                    episode[qp] = "nak" if any(r[2] for r in mine) else \
+                    gap = op == 0x0C and \
+                        any(r[3] and 0 < analyze.diff(r[1], psn) < 4096 for r in since) and \
+                        not any(r[3] and r[1] == psn for r in since)
+                    episode[qp] = "nak" if any(r[2] for r in mine) else "gap" if gap else \
                         "timer" if t - last >= 0.9 * QP_TIMEOUT else "spurious"
                 c[episode[qp]] += 1
             elif src in ("10.0.0.2", "fd00::2") and 0x0D <= op <= 0x12:
                 syn = num(v["infiniband.aeth.syndrome"])
-                resp.append((t, psn, op == 0x11 and syn is not None and (syn >> 5) & 3 in (1, 3)))
+                resp.append((t, psn, op == 0x11 and syn is not None and (syn >> 5) & 3 in (1, 3),
+                             op in analyze.READ_RESP))
         out[name] = c
     return out
 
@@ -315,7 +331,7 @@ def pool(rounds):
             out[k] = sum(r.get(k, 0) for r in rows)
     if any("retransmits_by" in r for r in rows):
         out["retransmits_by"] = {k: sum(r.get("retransmits_by", {}).get(k, 0) for r in rows)
-                                 for k in ("nak", "timer", "spurious")}
+                                 for k in ("nak", "gap", "timer", "spurious")}
     # Each VM's CPU time per request packet, over the rounds that have it.
     for key, name in (("req_cpu_ticks", "req_cpu_us_per_req"), ("resp_cpu_ticks", "resp_cpu_us_per_req")):
         have = [r for r in rows if key in r]
@@ -529,12 +545,13 @@ def target_lines(data, names, wls, pairings):
         if req == "sroce":
             ok = not dups and not tmo
             by = {k: sum(data[p][n].get("retransmits_by", {}).get(k, 0) for n in dups)
-                  for k in ("nak", "timer", "spurious")}
+                  for k in ("nak", "gap", "timer", "spurious")}
             out.append(f"target: {p} no retransmission on a clean link (perftest's default timeout): "
                        f"{'PASS' if ok else 'FAIL'}; {sum(dups.values())} retransmitted request packets"
                        f"{' (' + where + ')' if where else ''}, {tmo} retransmit timer expiries"
                        + (f"; by the capture: {by['timer']} after the responder was silent for "
                           f">= 0.9 x {1000 * QP_TIMEOUT:.1f} ms, {by['nak']} after a NAK, "
+                          f"{by['gap']} READs asked again after a gap in their responses, "
                           f"{by['spurious']} unjustified" if dups else "")
                        + tx_drops_note({n: data[p][n] for n in dups}))
         else:

@@ -29,24 +29,42 @@ STALL = re.compile(r"^SROCE-STALL ([0-9]+) at ")
 BLOCK = re.compile(r"^SROCE-STATS-BEGIN (\S+)")
 
 
-def per_workload(lines):
-    """{workload: longest stall (ms)} of one console.  Stalls after the last
-    workload's block, when every workload is done, go to "end"."""
-    out, pending = {}, 0
+def longest_per(lines, marker, after):
+    """{label: longest stall (ms)} of one console.  MARKER: a regex whose
+    group 1 is a label.  AFTER: the marker line follows its part (a stall
+    belongs to the next marker; stalls after the last one go to "end"),
+    else it begins it (a stall belongs to the last marker before it;
+    stalls before the first belong to none).  stallmon prints a stall
+    when its VM runs again, after it."""
+    out, pending, cur = {}, 0, None
     for line in lines:
         line = line.rstrip("\r\n")
         m = STALL.match(line)
         if m:
-            pending = max(pending, int(m.group(1)))
+            ms = int(m.group(1))
+            if after:
+                pending = max(pending, ms)
+            elif cur is not None:
+                out[cur] = max(out.get(cur, 0), ms)
             continue
-        m = BLOCK.match(line)
-        if m:
-            if pending:
-                out[m.group(1)] = max(out.get(m.group(1), 0), pending)
-            pending = 0
+        m = marker.match(line)
+        if not m:
+            continue
+        if not after:
+            cur = m.group(1)
+        elif pending:
+            out[m.group(1)] = max(out.get(m.group(1), 0), pending)
+        pending = 0
     if pending:
         out["end"] = max(out.get("end", 0), pending)
     return out
+
+
+def per_workload(lines):
+    """{workload: longest stall (ms)} of one console: perftest-guest.sh's
+    block follows its workload.  Stalls after the last workload's block,
+    when every workload is done, go to "end"."""
+    return longest_per(lines, BLOCK, after=True)
 
 
 def analyse(rundir):

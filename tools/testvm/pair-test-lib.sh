@@ -20,6 +20,12 @@ pair_setup() {
 	[ -z "$resp" ] || echo "$resp" >"$out/responder"
 }
 
+# stallmon_build DEST: tools/testvm/stallmon.c, the guests' stall monitor,
+# built to DEST (each run its own: runs beside each other share no build).
+stallmon_build() {
+	gcc -O2 -Wall -Wextra -Werror -o "$1" "$top/tools/testvm/stallmon.c"
+}
+
 # The wrapper's own KTAP document (tools/testvm/guest-lib.sh's emitter):
 # its host-side checks and the guests' documents as subtests, written to
 # $ktap = $out/NAME.ktap by pair_ktap_begin, ended by pair_ktap_end, which

@@ -61,8 +61,8 @@ set_p=()
 [ -z "$params" ] || set_p=(-P "${params//,/ }")
 # Each VM watches its own stalls (tools/testvm/stallmon.c).
 top=$(cd "$here/../.." && pwd)
-# Built here, not in a directory that runs beside this one share.
-gcc -O2 -Wall -Wextra -Werror -o "$work/stallmon" "$here/stallmon.c" || exit 1
+. "$here/pair-test-lib.sh"
+stallmon_build "$work/stallmon" || exit 1
 extra=(-f "$work/stallmon")
 # In a shared boot every run carries the same modules: sroce too, where
 # neither side runs it.

@@ -138,7 +138,7 @@ else
 	cp "$out/rc-plan" "$out/plan.txt"
 	"$top/tools/deps.sh" libibverbs-dev librdmacm-dev build-essential tshark >&2
 	if ! make -s -C "$top/tools/integrity" >&2 ||
-		! gcc -O2 -Wall -Wextra -Werror -o "$out/stallmon" "$here/stallmon.c" >&2; then
+		! stallmon_build "$out/stallmon" >&2; then
 		printf 'KTAP version 1\n1..1\nnot ok 1 build tools/integrity and stallmon\nrc-%s: 0 passed, 1 failed\n' "$flavour"
 		exit 1
 	fi

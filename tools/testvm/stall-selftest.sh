@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/pair-test-lib.sh"
 pair_setup stall-selftest "${1:-debug}"
-gcc -O2 -Wall -Wextra -Werror -o "$out/stallmon" "$here/stallmon.c" ||
+stallmon_build "$out/stallmon" ||
 	{ echo "stall-selftest: 0 passed, 1 failed"; exit 1; }
 rc=0
 "$here/run-pair.sh" -A "$here/selftest/stall.sh" -B "$here/selftest/stall.sh" -o "$out" \

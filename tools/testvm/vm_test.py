@@ -133,7 +133,9 @@ class QemuCmd(unittest.TestCase):
         cmd = vmboot.qemu_cmd("/k/bz", "/i.gz", "/l.log", 570)
         self.assertEqual(cmd[0], "qemu-system-x86_64")
         self.assertEqual(self.opt(cmd, "-machine"), "q35")
-        self.assertEqual(self.opt(cmd, "-smp"), "1")
+        # One vCPU that TCG still runs with parallel semantics (the host
+        # barriers virtio's notifications need: vmboot.DEFAULTS).
+        self.assertEqual(self.opt(cmd, "-smp"), "1,maxcpus=2")
         self.assertEqual(self.opt(cmd, "-m"), "1536")
         # QEMU 7.2's CMPXCHG16B leaks stale flags (vmboot.CPU): no CX16.
         self.assertEqual(self.opt(cmd, "-cpu").split(","), ["max", "cx16=off"])
@@ -463,6 +465,41 @@ class Boot(FakeQemu):
         self.assertEqual(vmboot.boot_retrying("/k", self.vms("A", "B"), 20, "t", poll=0.05), 1)
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "a.boot1.log")))
         self.assertLess(time.monotonic() - t0, 40)  # the first boot stopped early
+
+    def test_a_stopped_link_stops_the_boot_at_once_and_it_boots_again(self):
+        # The guest's TX watchdog, any time in the run (after /init too):
+        # the boot ends within a poll or two, as an emulator fault.
+        for line in ("NETDEV WATCHDOG: eth0 (virtio_net): transmit queue 0 timed out",
+                     "virtio_net virtio0 eth0: TX timeout on queue: 0, sq: output.0, vq: 0x1, "
+                     "name: output.0, 5520000 usecs ago"):
+            for n in ("a.log", "b.log"):
+                if os.path.exists(os.path.join(self.tmp, n)):
+                    os.unlink(os.path.join(self.tmp, n))
+            os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nRC-CHECK x\n{line}\n"
+            os.environ["FAKE_SLEEP"] = "30"
+            t0 = time.monotonic()
+            self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05),
+                             vmboot.EMULATOR_FAULT, line)
+            self.assertLess(time.monotonic() - t0, 10)
+            self.assert_none_left()
+        # A console without them runs to its end.
+        for n in ("a.log", "b.log"):
+            os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n"
+        os.environ["FAKE_SLEEP"] = "1"
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 0)
+        # boot_retrying boots once more after it, keeping the first boot's
+        # consoles; a second fault is the result, stopped at once too.
+        for n in ("a.log", "b.log"):
+            os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nNETDEV WATCHDOG: eth0\n"
+        os.environ["FAKE_SLEEP"] = "30"
+        t0 = time.monotonic()
+        self.assertEqual(vmboot.boot_retrying("/k", self.vms("A", "B"), 60, "t", poll=0.05),
+                         vmboot.EMULATOR_FAULT)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertIn("NETDEV WATCHDOG", self.read("a.boot1.log"))
+        self.assert_none_left()
 
     def test_a_lone_vm_talks_to_nobody(self):
         self.assertEqual(vmboot.boot("/k", self.vms("A"), 20, poll=0.05), 0)

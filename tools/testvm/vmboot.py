@@ -110,7 +110,20 @@ def result_rc(log):
 # ------------------------------------------------------------------ QEMU
 
 # The one default set: every VM the tests boot, a pair's or one of its own.
-DEFAULTS = {"machine": "q35", "smp": 1, "memory": 1536, "loglevel": 5}
+#
+# One vCPU, but room for two ("1,maxcpus=2"): QEMU's TCG (7.2) compiles a
+# guest that can only ever have one CPU without parallel semantics, and then
+# drops the host barrier of the guest's locked instructions and fences.
+# virtio's event-index handshake is a store-then-load on each side (the
+# guest publishes avail.idx and reads used_event; QEMU's I/O thread does
+# the mirror image): with no barrier on the guest's side both can miss the
+# other, the guest does not kick and QEMU never fetches again.  Seen with
+# two make compare runs side by side: VM A's TX ring held 238 frames QEMU
+# never took, its link dead for good.  With a possible second CPU, TCG
+# keeps the barriers (the guest's one CPU runs as fast: rc's checks took
+# the same time).  If a link still stops, boot() sees the guest's TX
+# watchdog and ends the boot (EMULATOR_FAULT).
+DEFAULTS = {"machine": "q35", "smp": "1,maxcpus=2", "memory": 1536, "loglevel": 5}
 
 # The guest CPU: TCG's "max" without CMPXCHG16B.  Debian 12's QEMU (7.2)
 # emulates that instruction with a helper that computes the flags from a
@@ -192,15 +205,27 @@ class Vm:
 MACS = {"A": "52:54:00:5e:00:0a", "B": "52:54:00:5e:00:0b"}
 
 
+# A VM's NIC that stopped sending: the guest kernel's TX watchdog (its
+# queue stopped, the ring full, for 5 s: "NETDEV WATCHDOG", and
+# virtio_net's own "TX timeout on queue").  Nothing sroce does reaches
+# that ring (it hands packets to the IP stack, which queues in front of
+# it): it is the emulator's fault (see DEFAULTS), and the rest of the
+# boot would only wait for its budget on a dead link.
+LINK_FAULT_RX = re.compile(rb"NETDEV WATCHDOG|TX timeout on queue")
+
+
 class Planter:
-    """Planted stalls, asked for by a guest: a console line
-    "SROCE-PLANT-STALL <A|B> <ms>" stops that VM's QEMU process (SIGSTOP)
-    for that long, as a busy host would (tools/testvm/stall-selftest.sh)."""
+    """What the consoles ask of the host, read as they grow.  Planted
+    stalls: a console line "SROCE-PLANT-STALL <A|B> <ms>" stops that VM's
+    QEMU process (SIGSTOP) for that long, as a busy host would
+    (tools/testvm/stall-selftest.sh).  And a link fault (LINK_FAULT_RX):
+    link_fault names the first VM whose console showed one."""
     RX = re.compile(rb"SROCE-PLANT-STALL ([AB]) ([0-9]+)")
 
     def __init__(self, vms):
         self.vms = vms                      # name -> (console log, Popen)
         self.seen = {name: 0 for name in vms}
+        self.link_fault = None
 
     def poll(self):
         """Act on the complete lines the consoles got since the last poll."""
@@ -215,6 +240,8 @@ class Planter:
             self.seen[name] += end
             for m in self.RX.finditer(data[:end]):
                 self.stall(m.group(1).decode(), int(m.group(2)))
+            if self.link_fault is None and LINK_FAULT_RX.search(data[:end]):
+                self.link_fault = name
 
     def stall(self, name, ms):
         """Stop VM NAME for MS ms (at most a minute; not when it is gone)."""
@@ -259,6 +286,7 @@ def stop(procs, grace=1.0):
 
 
 EARLY_REPORT = 3   # boot(stop_early=True): a VM showed a report before /init
+EMULATOR_FAULT = 4  # boot(): a VM's link stopped (LINK_FAULT_RX); stopped at once
 
 
 def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
@@ -305,6 +333,10 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
         while time.monotonic() < deadline and any(p.poll() is None for p in procs):
             time.sleep(poll)
             planter.poll()
+            if planter.link_fault:
+                say(prog, f"VM {planter.link_fault}'s NIC stopped sending (the guest's TX "
+                          "watchdog fired): an emulator fault, stopping this boot")
+                return EMULATOR_FAULT
             # stop_early: a report before /init dooms the boot (see
             # early_report()); stop it now, not after the whole run.
             if booting and any(early_report(spec.log) for spec in booting):
@@ -330,12 +362,17 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
 
 def boot_retrying(kernel, vms, timeout, prog, **kw):
     """boot(), and once more if a console shows a kernel report from before
-    /init started (the emulated boot's own, see early_report()); the first
-    boot's logs are kept as <log>.boot1.log, minus the .log."""
+    /init started (the emulated boot's own, see early_report()) or a VM's
+    link stopped (EMULATOR_FAULT); the first boot's logs are kept as
+    <log>.boot1.log, minus the .log.  A second fault is the result."""
     for attempt in (1, 2):
         rc = boot(kernel, vms, timeout, prog=prog, stop_early=attempt == 1, **kw)
-        if attempt == 1 and (rc == EARLY_REPORT or any(early_report(spec.log) for spec in vms)):
-            say(prog, "kernel report during boot, before /init; booting the pair again")
+        if attempt == 1 and rc == EMULATOR_FAULT:
+            say(prog, "a link stopped (emulator fault); booting the pair again")
+        if attempt == 1 and (rc in (EARLY_REPORT, EMULATOR_FAULT) or
+                             any(early_report(spec.log) for spec in vms)):
+            if rc != EMULATOR_FAULT:
+                say(prog, "kernel report during boot, before /init; booting the pair again")
             for spec in vms:
                 if os.path.exists(spec.log):  # a QEMU that never started wrote none
                     shutil.copy(spec.log, re.sub(r"\.log$", "", spec.log) + ".boot1.log")

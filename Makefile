@@ -68,22 +68,27 @@ module:
 # when KDIR or the probes change: probe.sh's key).
 #
 # The compiler goes through ccache where it is installed (make deps), its
-# cache beside the test kernels' ($SROCE_CACHE/ccache), with paths under
-# this tree hashed relative to it: a fresh clone, or another BUILD, that
+# cache beside the test kernels' ($SROCE_CACHE/ccache): a fresh clone that
 # compiles what an earlier one did against the same kernel gets the
-# objects back (and their warnings: ccache replays them) instead of
-# compiling sroce again, which make test does for five kernel trees.
+# objects back (and their warnings: ccache replays them), which make test
+# does for five kernel trees.  kbuild compiles from the kernel's tree with
+# the module's absolute path in every command, so each kernel tree builds
+# through one path of its own that every clone shares: a symlink
+# $SROCE_CACHE/build-links/<KDIR's hash> to this BUILD, set and used under
+# a lock (two clones building against one kernel take turns).  kbuild
+# keeps the path as given, so BUILD's own next build is incremental.
 SROCE_CACHE ?= $(HOME)/.cache/sroce
 CCACHE_ENV := $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH \
-	CCACHE_DIR=$(SROCE_CACHE)/ccache CCACHE_BASEDIR=$(CURDIR) CCACHE_NOHASHDIR=1 \
-	CCACHE_MAXSIZE=2G)
+	CCACHE_DIR=$(SROCE_CACHE)/ccache CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G)
+BUILD_LINK = $(SROCE_CACHE)/build-links/$(shell printf '%s' '$(abspath $(KDIR))' | md5sum | cut -c1-16)
 module-for:
-	@mkdir -p $(BUILD)
+	@mkdir -p $(BUILD) $(dir $(BUILD_LINK))
 	@tar -C $(CURDIR) -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude='$(COMPAT_H)' \
 		$(SRC_DIRS) | tar -C $(BUILD) -xf -
 	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
-	$(CCACHE_ENV) $(MAKE) -C $(KDIR) M=$(BUILD) W=1 $(KBUILD_JOBS) modules
+	flock $(BUILD_LINK).lock sh -c 'ln -sfn $(abspath $(BUILD)) $(BUILD_LINK) && \
+		$(CCACHE_ENV) $(MAKE) -C $(KDIR) M=$(BUILD_LINK) W=1 $(KBUILD_JOBS) modules'
 
 install:
 	@test -f sroce.ko || { echo "install: no sroce.ko here: run make KDIR=$(KDIR) first"; exit 1; }

@@ -134,7 +134,10 @@ check "dpkg --purge removes the source" test ! -e "/usr/src/sroce-$ver"
 # 2. make install / uninstall, staged.
 for i in "${!kvers[@]}"; do
 	kv=${kvers[$i]} kdir=${kdirs[$i]}
-	src=$out/src-$kv root=$out/root-$kv
+	# The tree builds at one path in every clone (a clone's own path
+	# would be in each compiler command, and ccache would miss).
+	src=${SROCE_CACHE:-$HOME/.cache/sroce}/dkms-test-src/$kv root=$out/root-$kv
+	rm -rf "$src"
 	mkdir -p "$src" "$root"
 	cp -r Kbuild Makefile dkms.conf drivers include kunit debian "$src/"
 	rm -f "$src/drivers/sroce/compat/config.h"

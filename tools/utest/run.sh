@@ -20,7 +20,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 mode=${1:-test}
 "$top/tools/deps.sh" build-essential cmake googletest libgtest-dev libbenchmark-dev \
-	clang libclang-rt-14-dev valgrind
+	clang libclang-rt-14-dev valgrind ccache
+# The compilers through ccache (CMake reads these), its cache beside the
+# kernels', with paths relative to the tree: a fresh clone gets the
+# objects of an earlier one back (make test builds four configurations).
+export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+export CCACHE_DIR=${SROCE_CACHE:-$HOME/.cache/sroce}/ccache CCACHE_BASEDIR=$top \
+	CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G
 
 budgets=${SROCE_BENCH_BUDGETS:-$here/bench-budgets.txt}
 # The KTAP emitter (ktap_begin, ktap_ok ...), and ktap_count NAME FILE:

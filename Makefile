@@ -76,7 +76,9 @@ module:
 # through one path of its own that every clone shares: a symlink
 # $SROCE_CACHE/build-links/<KDIR's hash> to this BUILD, set and used under
 # a lock (two clones building against one kernel take turns).  kbuild
-# keeps the path as given, so BUILD's own next build is incremental.
+# keeps the path as given, so BUILD's own next build is incremental.  The
+# kernel API probes of a kernel run once too ($SROCE_CACHE/probes:
+# drivers/sroce/compat/probe.sh).
 SROCE_CACHE ?= $(HOME)/.cache/sroce
 CCACHE_ENV := $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH \
 	CCACHE_DIR=$(SROCE_CACHE)/ccache CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G)
@@ -86,7 +88,7 @@ module-for:
 	@tar -C $(CURDIR) -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude='$(COMPAT_H)' \
 		$(SRC_DIRS) | tar -C $(BUILD) -xf -
-	$(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
+	SROCE_PROBE_CACHE=$(SROCE_CACHE)/probes $(PROBE) $(KDIR) $(BUILD)/$(COMPAT_H)
 	flock $(BUILD_LINK).lock sh -c 'ln -sfn $(abspath $(BUILD)) $(BUILD_LINK) && \
 		$(CCACHE_ENV) $(MAKE) -C $(KDIR) M=$(BUILD_LINK) W=1 $(KBUILD_JOBS) modules'
 

@@ -252,6 +252,31 @@ else
 	cat "$out/selftest.log" 2>/dev/null
 	bad "the warning check missed an unused variable added to main.c"
 fi
+# probe.sh's cache (SROCE_PROBE_CACHE, which make test sets): a first run
+# probes and keeps its header, a second one takes it back unchanged, and a
+# planted entry is what a run with that key gets (so a key that missed a
+# change would be seen); another kernel's headers probe afresh.
+pc=$out/probe-cache
+rm -rf "$pc"
+probe() {	# probe KDIR OUT: probe.sh with the cache $pc; its messages in $pc.log
+	SROCE_PROBE_CACHE=$pc "$top/drivers/sroce/compat/probe.sh" "$1" "$2" >>"$pc.log" 2>&1
+}
+if [ -n "$kdir0" ] && probe "$kdir0" "$out/probe-1.h" && probe "$kdir0" "$out/probe-2.h" &&
+	[ "$(ls "$pc" | wc -l)" = 1 ] && cmp -s "$out/probe-1.h" "$out/probe-2.h" &&
+	grep -q 'as probed before' "$pc.log"; then
+	ok "probe.sh keeps its header in SROCE_PROBE_CACHE and the next run takes it back"
+else
+	bad "probe.sh's cache: one header kept, then taken back unchanged"; cat "$pc.log" 2>/dev/null
+fi
+entry=$(ls "$pc"/*.h 2>/dev/null | head -n1)
+if [ -n "$entry" ] && sed -i 's|^/\* probe key|/* planted */\n&|' "$entry" &&
+	probe "$kdir0" "$out/probe-3.h" && grep -q planted "$out/probe-3.h" &&
+	probe "$(hdrs_of "${trees[1]:-deb6.12}")" "$out/probe-4.h" && ! grep -q planted "$out/probe-4.h" &&
+	[ "$(ls "$pc" | wc -l)" = 2 ]; then
+	ok "a probe.sh cache entry serves its own kernel's key only"
+else
+	bad "a probe.sh cache entry serves its own kernel's key only"; cat "$pc.log" 2>/dev/null
+fi
 ktap_end >>"$doc"
 tail -n1 "$doc"
 python3 "$top/tools/ktap.py" count --name stock-build "$doc"

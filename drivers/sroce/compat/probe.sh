@@ -26,6 +26,21 @@ key=$( { echo "$kdir $release"; cat "$kdir/include/generated/autoconf.h" "$here"
 if [ -f "$out" ] && grep -qx "/\* probe key $key \*/" "$out"; then
 	exit 0
 fi
+# SROCE_PROBE_CACHE, a directory (make test sets it: a fresh clone and
+# each of its build trees would probe every kernel again): the header an
+# earlier run made for the same key, and the same dates of KDIR's
+# Makefile and configuration (headers updated under the same release
+# probe again), is taken from there; a new one is kept there.
+cache=
+if [ -n "${SROCE_PROBE_CACHE:-}" ]; then
+	cache=$SROCE_PROBE_CACHE/$key-$(stat -c %Y "$kdir/Makefile" "$kdir/include/generated/autoconf.h" |
+		cksum | cut -d' ' -f1).h
+	if [ -s "$cache" ] && cp "$cache" "$out.tmp" && mv "$out.tmp" "$out"; then
+		echo "probe: $release:$(sed -n 's/^#define SROCE_HAVE_\([A-Z0-9_]*\) 1$/ \1/p' "$out" |
+			tr -d '\n') (as probed before: $cache)" >&2
+		exit 0
+	fi
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -50,7 +65,7 @@ objs="$objs sroce_probe_baseline.o"
 	echo "ccflags-y := -Werror"
 } >"$work/Kbuild"
 # Run outside any enclosing make (dkms, make -C ...): its flags are not ours.
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -k -C "$kdir" M="$work" $objs \
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -k -j"$(getconf _NPROCESSORS_ONLN)" -C "$kdir" M="$work" $objs \
 	>"$work/probe.log" 2>&1 || true
 
 tmp=$out.tmp
@@ -73,4 +88,7 @@ if [ ! -s "$work/sroce_probe_baseline.o" ]; then
 	exit 1
 fi
 mv "$tmp" "$out"
+if [ -n "$cache" ] && mkdir -p "$SROCE_PROBE_CACHE" && cp "$out" "$cache.$$"; then
+	mv "$cache.$$" "$cache"
+fi
 echo "probe: $release:$(sed -n 's/^#define SROCE_HAVE_\([A-Z0-9_]*\) 1$/ \1/p' "$out" | tr -d '\n')" >&2

@@ -501,6 +501,30 @@ class Boot(FakeQemu):
         self.assertIn("NETDEV WATCHDOG", self.read("a.boot1.log"))
         self.assert_none_left()
 
+    def test_a_panicked_vm_stops_the_boot_at_once(self):
+        # VM B panics and powers off at once; A would wait for its budget.
+        fake = os.path.join(self.tmp, "bin/qemu-system-x86_64")
+        with open(fake) as f:
+            code = f.read()
+        self.write("bin/qemu-system-x86_64", code.replace(
+            'time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))',
+            'time.sleep(0 if "x.B=1" in opt("-append") else float(os.environ.get("FAKE_SLEEP", "0")))'),
+            0o755)
+        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nKernel panic - not syncing: KASAN\n"
+        os.environ["FAKE_SLEEP"] = "30"
+        t0 = time.monotonic()
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 1)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assert_none_left()
+        # Both powering off in turn, no panic: the boot runs to its end.
+        for n in ("a.log", "b.log"):
+            os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n"
+        os.environ["FAKE_SLEEP"] = "2"
+        t0 = time.monotonic()
+        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 0)
+        self.assertGreater(time.monotonic() - t0, 1.5)
+
     def test_a_lone_vm_talks_to_nobody(self):
         self.assertEqual(vmboot.boot("/k", self.vms("A"), 20, poll=0.05), 0)
         self.assertIn("link: nothing", self.read("a.log"))

@@ -97,6 +97,11 @@ def early_report(log):
     return False
 
 
+def panicked(log):
+    """LOG shows a kernel panic."""
+    return os.path.exists(log) and any("Kernel panic" in line for line in read_lines(log))
+
+
 def result_rc(log):
     """The guest script's exit code from the last result marker, or None."""
     rc = None
@@ -337,6 +342,14 @@ def boot(kernel, vms, timeout, *, link=True, pcap=None, poll=0.5, prog="pair",
                 say(prog, f"VM {planter.link_fault}'s NIC stopped sending (the guest's TX "
                           "watchdog fired): an emulator fault, stopping this boot")
                 return EMULATOR_FAULT
+            # A VM whose kernel panicked is gone (panic=-1, -no-reboot): its
+            # peer would wait at its next barrier for the rest of the budget,
+            # and every run after this one fails anyway.  Stop now.
+            dead = [spec.name for spec, p in zip(vms, procs)
+                    if p.poll() is not None and panicked(spec.log)]
+            if dead and any(p.poll() is None for p in procs):
+                say(prog, f"VM {dead[0]}'s kernel panicked: stopping this boot")
+                return 1
             # stop_early: a report before /init dooms the boot (see
             # early_report()); stop it now, not after the whole run.
             if booting and any(early_report(spec.log) for spec in booting):

@@ -273,10 +273,11 @@ SqRet SendQueue::RxNak(const sroce_comp_pkt& r) {
   uint32_t implied = 0;
   uint32_t before = sroce_psn_add(r.psn, SROCE_PSN_MASK);
   bool whole = sroce_psn_diff(before, acked_psn_) <= 0 || AckUpTo(before, SROCE_SQR_ACK, &implied);
-  // What it acknowledged may have been every WQE started (local operations
-  // take no PSN): nothing is left to resend, wait for or fail, and failing
-  // the WQE at una_ would complete one never posted.
-  if (una_ == sent_) return Accept(SROCE_SQR_ACK);
+  // Its implied ACK may have reached a WQE that failed locally behind the
+  // ones it acknowledged (10.10.2: the ACK completes them, then that one
+  // fails and the QP flushes): nothing is left to resend or fail, and
+  // failing the WQE at una_ would complete one never posted.
+  if (error_ || una_ == sent_) return Accept(SROCE_SQR_ACK);
   if (kind == SROCE_AETH_RNR_NAK) {
     // 9.7.5.1.5: wait the NAK's timer, then resend from its PSN (9.7.6.1:
     // rnr_retry times, 7 forever).

@@ -22,6 +22,26 @@
 	NEXT(SQ_BLOCKED(WINDOW), SQ_RULE(WINDOW), TMR(ARM),			\
 	     PKTS(PKT_RT_AR(WRITE_ONLY, 0, 0, 0, 1, BLOCK, P_RETH(1, 1, 1))))
 
+/*
+ * A WRITE, a SEND of three packets whose third could not be gathered
+ * (failed behind the WRITE), a WRITE not started; then the response NAK_,
+ * a NAK for the SEND's second packet, and what must complete: the first
+ * WRITE, the SEND with its error, the second WRITE flushed.
+ */
+#define FAILED_BEHIND_NAK(NAK_) \
+	UNLIMITED_CREDITS(), \
+	POST(WRITE, 1, RDMA(1, 1)), \
+	POST(SEND, 600), \
+	POST(WRITE, 1, RDMA(2, 1)), \
+	NEXT_N(3, SQ_ACT(SEND), SQ_RULE(SEGMENT), TMR(ARM), \
+	       PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)), \
+		    PKT(SEND_FIRST, 1, 1, 0, 256), PKT(SEND_MIDDLE, 1, 2, 256, 256))), \
+	WQE_ERROR(SROCE_WC_LOC_PROT_ERR, SQ_IDLE, .reason = SROCE_BLK_ERROR, \
+		  SQ_RULE(LOCAL_ERR)), \
+	NAK_, \
+	PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE_R(1, LOC_PROT_ERR, 0, 1, LOCAL_ERR, 1), \
+		  FLUSHED(2)))
+
 static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 	{
 		.name = "9.7.5.1.2-ack one ack completes every wqe up to its psn, in order",
@@ -489,61 +509,25 @@ static const struct sroce_sq_case sroce_sq_cases_completer[] = {
 	 * flush walked round the ring's 32-bit positions; found by libFuzzer).
 	 */
 	{
-		.name = "10.10.2-local-err a fatal nak past an ungatherable wqe only acks what is before it",
+		.name = "10.10.2-local-err a fatal nak past an ungatherable wqe only acks",
 		.rules = "10.10.2-local-err 10.10.2-flush",
 		SQ_DEFAULT(0),
-		SQ_STEPS(
-		UNLIMITED_CREDITS(),
-		POST(WRITE, 1, RDMA(1, 1)),
-		POST(SEND, 600),
-		POST(WRITE, 1, RDMA(2, 1)),
-		NEXT_N(3, SQ_ACT(SEND), SQ_RULE(SEGMENT), TMR(ARM),
-		       PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),
-			    PKT(SEND_FIRST, 1, 1, 0, 256), PKT(SEND_MIDDLE, 1, 2, 256, 256))),
-		WQE_ERROR(SROCE_WC_LOC_PROT_ERR, SQ_IDLE, .reason = SROCE_BLK_ERROR,
-			  SQ_RULE(LOCAL_ERR)),
-		NAKP(3, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
-		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE_R(1, LOC_PROT_ERR, 0, 1, LOCAL_ERR, 1),
-			  FLUSHED(2)))
-		),
+		SQ_STEPS(FAILED_BEHIND_NAK(NAKP(3, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK),
+						TMR(CANCEL))))
 	},
 	{
-		.name = "10.10.2-local-err an rnr nak with no retry left past an ungatherable wqe only acks",
+		.name = "10.10.2-local-err an rnr nak, no retry left, past it only acks",
 		.rules = "10.10.2-local-err 10.10.2-flush",
 		SQ_PARAMS(0, 256, 64, 0, 4, 14, 7, 0),
-		SQ_STEPS(
-		UNLIMITED_CREDITS(),
-		POST(WRITE, 1, RDMA(1, 1)),
-		POST(SEND, 600),
-		POST(WRITE, 1, RDMA(2, 1)),
-		NEXT_N(3, SQ_ACT(SEND), SQ_RULE(SEGMENT), TMR(ARM),
-		       PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),
-			    PKT(SEND_FIRST, 1, 1, 0, 256), PKT(SEND_MIDDLE, 1, 2, 256, 256))),
-		WQE_ERROR(SROCE_WC_LOC_PROT_ERR, SQ_IDLE, .reason = SROCE_BLK_ERROR,
-			  SQ_RULE(LOCAL_ERR)),
-		RNRP(1, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
-		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE_R(1, LOC_PROT_ERR, 0, 1, LOCAL_ERR, 1),
-			  FLUSHED(2)))
-		),
+		SQ_STEPS(FAILED_BEHIND_NAK(RNRP(1, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK),
+						TMR(CANCEL))))
 	},
 	{
-		.name = "10.10.2-local-err a sequence nak with no retry left past an ungatherable wqe only acks",
+		.name = "10.10.2-local-err a sequence nak, no retry left, past it only acks",
 		.rules = "10.10.2-local-err 10.10.2-flush",
 		SQ_PARAMS(0, 256, 64, 0, 4, 14, 0, 7),
-		SQ_STEPS(
-		UNLIMITED_CREDITS(),
-		POST(WRITE, 1, RDMA(1, 1)),
-		POST(SEND, 600),
-		POST(WRITE, 1, RDMA(2, 1)),
-		NEXT_N(3, SQ_ACT(SEND), SQ_RULE(SEGMENT), TMR(ARM),
-		       PKTS(PKT(WRITE_ONLY, 0, 0, 0, 1, P_RETH(1, 1, 1)),
-			    PKT(SEND_FIRST, 1, 1, 0, 256), PKT(SEND_MIDDLE, 1, 2, 256, 256))),
-		WQE_ERROR(SROCE_WC_LOC_PROT_ERR, SQ_IDLE, .reason = SROCE_BLK_ERROR,
-			  SQ_RULE(LOCAL_ERR)),
-		NAKP(0, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK), TMR(CANCEL)),
-		PULL(CQES(CQE(0, SUCCESS, 1, 0), CQE_R(1, LOC_PROT_ERR, 0, 1, LOCAL_ERR, 1),
-			  FLUSHED(2)))
-		),
+		SQ_STEPS(FAILED_BEHIND_NAK(NAKP(0, 1, 1, SQ_ACT(ACCEPT), SQ_RULE(ACK),
+						TMR(CANCEL))))
 	},
 	{
 		.name = "10.10.2-local-err the oldest wqe failing completes at once",

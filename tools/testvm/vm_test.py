@@ -409,6 +409,21 @@ class Boot(FakeQemu):
         return [vmboot.Vm(n, "/dev/null", os.path.join(self.tmp, f"{n.lower()}.log"), f"x.{n}=1")
                 for n in names]
 
+    def pair_boot(self, console, sleep, retrying=False):
+        """A fresh pair boot (no console left from the last) whose fake VMs
+        print CONSOLE and sleep SLEEP s: (its result, seconds it took)."""
+        for n in ("a.log", "b.log"):
+            if os.path.exists(os.path.join(self.tmp, n)):
+                os.unlink(os.path.join(self.tmp, n))
+        os.environ["FAKE_CONSOLE"] = console
+        os.environ["FAKE_SLEEP"] = str(sleep)
+        t0 = time.monotonic()
+        if retrying:
+            rc = vmboot.boot_retrying("/k", self.vms("A", "B"), 60, "t", poll=0.05)
+        else:
+            rc = vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05)
+        return rc, time.monotonic() - t0
+
     def test_vms_that_power_off_in_time(self):
         os.environ["FAKE_CONSOLE"] = "SROCE-RESULT rc=0\n"
         self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 20, poll=0.05), 0)
@@ -472,32 +487,19 @@ class Boot(FakeQemu):
         for line in ("NETDEV WATCHDOG: eth0 (virtio_net): transmit queue 0 timed out",
                      "virtio_net virtio0 eth0: TX timeout on queue: 0, sq: output.0, vq: 0x1, "
                      "name: output.0, 5520000 usecs ago"):
-            for n in ("a.log", "b.log"):
-                if os.path.exists(os.path.join(self.tmp, n)):
-                    os.unlink(os.path.join(self.tmp, n))
-            os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nRC-CHECK x\n{line}\n"
-            os.environ["FAKE_SLEEP"] = "30"
-            t0 = time.monotonic()
-            self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05),
-                             vmboot.EMULATOR_FAULT, line)
-            self.assertLess(time.monotonic() - t0, 10)
+            rc, took = self.pair_boot(f"{vmboot.INIT_STARTED}\nRC-CHECK x\n{line}\n", 30)
+            self.assertEqual(rc, vmboot.EMULATOR_FAULT, line)
+            self.assertLess(took, 10)
             self.assert_none_left()
         # A console without them runs to its end.
-        for n in ("a.log", "b.log"):
-            os.unlink(os.path.join(self.tmp, n))
-        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n"
-        os.environ["FAKE_SLEEP"] = "1"
-        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 0)
+        rc, _ = self.pair_boot(f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n", 1)
+        self.assertEqual(rc, 0)
         # boot_retrying boots once more after it, keeping the first boot's
         # consoles; a second fault is the result, stopped at once too.
-        for n in ("a.log", "b.log"):
-            os.unlink(os.path.join(self.tmp, n))
-        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nNETDEV WATCHDOG: eth0\n"
-        os.environ["FAKE_SLEEP"] = "30"
-        t0 = time.monotonic()
-        self.assertEqual(vmboot.boot_retrying("/k", self.vms("A", "B"), 60, "t", poll=0.05),
-                         vmboot.EMULATOR_FAULT)
-        self.assertLess(time.monotonic() - t0, 20)
+        rc, took = self.pair_boot(f"{vmboot.INIT_STARTED}\nNETDEV WATCHDOG: eth0\n", 30,
+                                  retrying=True)
+        self.assertEqual(rc, vmboot.EMULATOR_FAULT)
+        self.assertLess(took, 20)
         self.assertIn("NETDEV WATCHDOG", self.read("a.boot1.log"))
         self.assert_none_left()
 
@@ -510,20 +512,14 @@ class Boot(FakeQemu):
             'time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))',
             'time.sleep(0 if "x.B=1" in opt("-append") else float(os.environ.get("FAKE_SLEEP", "0")))'),
             0o755)
-        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nKernel panic - not syncing: KASAN\n"
-        os.environ["FAKE_SLEEP"] = "30"
-        t0 = time.monotonic()
-        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 1)
-        self.assertLess(time.monotonic() - t0, 10)
+        rc, took = self.pair_boot(f"{vmboot.INIT_STARTED}\nKernel panic - not syncing: KASAN\n", 30)
+        self.assertEqual(rc, 1)
+        self.assertLess(took, 10)
         self.assert_none_left()
         # Both powering off in turn, no panic: the boot runs to its end.
-        for n in ("a.log", "b.log"):
-            os.unlink(os.path.join(self.tmp, n))
-        os.environ["FAKE_CONSOLE"] = f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n"
-        os.environ["FAKE_SLEEP"] = "2"
-        t0 = time.monotonic()
-        self.assertEqual(vmboot.boot("/k", self.vms("A", "B"), 60, poll=0.05), 0)
-        self.assertGreater(time.monotonic() - t0, 1.5)
+        rc, took = self.pair_boot(f"{vmboot.INIT_STARTED}\nSROCE-RESULT rc=0\n", 2)
+        self.assertEqual(rc, 0)
+        self.assertGreater(took, 1.5)
 
     def test_a_lone_vm_talks_to_nobody(self):
         self.assertEqual(vmboot.boot("/k", self.vms("A"), 20, poll=0.05), 0)
